@@ -1,0 +1,44 @@
+//===- Passes.td - dialect conversions ----------------------*- tablegen -*-===//
+#ifndef PIMC_CONVERSION_PASSES_TD
+#define PIMC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
+  let summary = "Stage 2: ONNX operators to spatial computes";
+  let description = [{
+    One pattern per operator. A weight matrix is cut into tiles of at most
+    one crossbar's rows and one array group's columns; every tile is owned by
+    a compute that multiplies its slice of the input, and the partial sums of
+    a column block are reduced (with the bias) by one more compute. Rows of a
+    batch and rows of element-wise work are the lanes of one
+    spat.compute_batch. Constants become spat.global symbols.
+  }];
+  let options = [
+    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
+           "pimsim-nn architecture file (empty: the built-in chip-144)">,
+  ];
+  let dependentDialects = ["::pimc::spat::SpatDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def ConvertSpatialToPim : Pass<"convert-spatial-to-pim", "::mlir::ModuleOp"> {
+  let summary = "Stage 7: core programs to pim operations on tensors";
+  let description = [{
+    Every spat.core becomes a pim.core whose array groups are the weight
+    tiles of its computes; compute bodies are inlined (lanes as scf.for
+    loops over the batch), each spat operation becomes the pim operation of
+    its instruction class in destination-passing style.
+  }];
+  let options = [
+    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
+           "pimsim-nn architecture file (empty: the built-in chip-144)">,
+  ];
+  let dependentDialects = ["::pimc::pim::PimDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+#endif // PIMC_CONVERSION_PASSES_TD

@@ -1,0 +1,115 @@
+//===- OnnxOps.td - the onnx dialect ------------------------*- tablegen -*-===//
+//
+// A subset of the ONNX operator set with ONNX semantics on ranked, static
+// tensors of f32. The importer produces it; graph canonicalization rewrites it
+// into the normal form that ONNX-to-Spatial lowering expects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIMC_DIALECT_ONNX_ONNXOPS_TD
+#define PIMC_DIALECT_ONNX_ONNXOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+def Onnx_Dialect : Dialect {
+  let name = "onnx";
+  let cppNamespace = "::pimc::onnx";
+  let summary = "ONNX operators with ONNX semantics";
+  let hasConstantMaterializer = 1;
+}
+
+class Onnx_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Onnx_Dialect, mnemonic, !listconcat(traits, [Pure])>;
+
+def Onnx_F32Tensor : RankedTensorOf<[F32]>;
+def Onnx_I64Tensor : RankedTensorOf<[I64]>;
+
+def Onnx_ConstantOp : Onnx_Op<"Constant", [ConstantLike]> {
+  let summary = "a constant tensor (an ONNX initializer or Constant node)";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = "attr-dict $value `:` type($output)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Onnx_GemmOp : Onnx_Op<"Gemm"> {
+  let summary = "Y = alpha * op(A) * op(B) + beta * C";
+  let arguments = (ins Onnx_F32Tensor:$A, Onnx_F32Tensor:$B,
+                       Optional<Onnx_F32Tensor>:$C,
+                       DefaultValuedAttr<F32Attr, "1.0">:$alpha,
+                       DefaultValuedAttr<F32Attr, "1.0">:$beta,
+                       DefaultValuedAttr<I64Attr, "0">:$transA,
+                       DefaultValuedAttr<I64Attr, "0">:$transB);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = [{
+    $A `,` $B (`,` $C^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Onnx_MatMulOp : Onnx_Op<"MatMul"> {
+  let summary = "matrix product with numpy broadcasting of batch dimensions";
+  let arguments = (ins Onnx_F32Tensor:$A, Onnx_F32Tensor:$B);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = "$A `,` $B attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+class Onnx_BinaryOp<string mnemonic, string what>
+    : Onnx_Op<mnemonic> {
+  let summary = what # " with numpy broadcasting";
+  let arguments = (ins Onnx_F32Tensor:$A, Onnx_F32Tensor:$B);
+  let results = (outs Onnx_F32Tensor:$C);
+  let assemblyFormat = "$A `,` $B attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Onnx_AddOp : Onnx_BinaryOp<"Add", "element-wise sum">;
+
+class Onnx_UnaryOp<string mnemonic, string what>
+    : Onnx_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = what;
+  let arguments = (ins Onnx_F32Tensor:$X);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = "$X attr-dict `:` type($X)";
+}
+
+def Onnx_ReluOp : Onnx_UnaryOp<"Relu", "max(x, 0)">;
+def Onnx_SigmoidOp : Onnx_UnaryOp<"Sigmoid", "1 / (1 + exp(-x))">;
+def Onnx_TanhOp : Onnx_UnaryOp<"Tanh", "hyperbolic tangent">;
+def Onnx_IdentityOp : Onnx_UnaryOp<"Identity", "the input itself"> {
+  let hasFolder = 1;
+}
+
+def Onnx_FlattenOp : Onnx_Op<"Flatten"> {
+  let summary = "reshape to 2-D, splitting the dimensions at axis";
+  let arguments = (ins Onnx_F32Tensor:$input,
+                       DefaultValuedAttr<I64Attr, "1">:$axis);
+  let results = (outs Onnx_F32Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Onnx_ReshapeOp : Onnx_Op<"Reshape"> {
+  let summary = "reshape to the shape given by a constant i64 tensor";
+  let arguments = (ins Onnx_F32Tensor:$data, Onnx_I64Tensor:$shape,
+                       DefaultValuedAttr<I64Attr, "0">:$allowzero);
+  let results = (outs Onnx_F32Tensor:$reshaped);
+  let assemblyFormat = "$data `,` $shape attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Onnx_TransposeOp : Onnx_Op<"Transpose"> {
+  let summary = "permute the dimensions";
+  let arguments = (ins Onnx_F32Tensor:$data, DenseI64ArrayAttr:$perm);
+  let results = (outs Onnx_F32Tensor:$transposed);
+  let assemblyFormat = "$data attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+#endif // PIMC_DIALECT_ONNX_ONNXOPS_TD

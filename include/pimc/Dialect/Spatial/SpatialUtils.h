@@ -1,0 +1,40 @@
+//===- SpatialUtils.h - helpers shared by the spat passes -------*- C++ -*-===//
+#ifndef PIMC_DIALECT_SPATIAL_SPATIALUTILS_H
+#define PIMC_DIALECT_SPATIAL_SPATIALUTILS_H
+
+#include "pimc/Arch/Arch.h"
+#include "pimc/Dialect/Spatial/SpatialDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace pimc::spat {
+
+/// Crossbars an array group needs to hold `tile`.
+int64_t crossbarsOf(TileAttr tile, const Arch &arch);
+/// Crossbars all tiles of a compute need.
+int64_t crossbarsOf(ComputeOpInterface compute, const Arch &arch);
+
+/// Builds a spat.compute (lanes == 1) or spat.compute_batch (lanes > 1) with
+/// the given per-lane result types; `body` receives the block arguments (lane
+/// slices of the lane inputs, then the shared inputs) and returns the values
+/// to yield.
+ComputeOpInterface
+buildCompute(mlir::OpBuilder &builder, mlir::Location loc, int64_t lanes,
+             mlir::ValueRange laneInputs, mlir::ValueRange sharedInputs,
+             llvm::ArrayRef<TileAttr> tiles, mlir::TypeRange laneResultTypes,
+             llvm::function_ref<llvm::SmallVector<mlir::Value>(
+                 mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>
+                 body);
+
+/// The value of the `spat.*` f64 attribute `name` of `op`, or `fallback`.
+double getTimeAttr(mlir::Operation *op, llvm::StringRef name, double fallback = 0);
+
+/// Attribute names the schedule leaves on computes.
+constexpr llvm::StringLiteral kCoreAttr = "spat.core";
+constexpr llvm::StringLiteral kStartAttr = "spat.start";
+constexpr llvm::StringLiteral kFinishAttr = "spat.finish";
+constexpr llvm::StringLiteral kMakespanAttr = "spat.makespan";
+
+} // namespace pimc::spat
+
+#endif // PIMC_DIALECT_SPATIAL_SPATIALUTILS_H

@@ -1,0 +1,61 @@
+//===- Passes.td - spat dialect passes ----------------------*- tablegen -*-===//
+#ifndef PIMC_DIALECT_SPATIAL_TRANSFORMS_PASSES_TD
+#define PIMC_DIALECT_SPATIAL_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+class ArchPass<string name, string op> : Pass<name, op> {
+  let options = [
+    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
+           "pimsim-nn architecture file (empty: the built-in chip-144)">,
+  ];
+}
+
+def SpatMergeComputes : ArchPass<"spat-merge-computes", "::mlir::ModuleOp"> {
+  let summary = "Stage 3: merge computes where no parallelism is lost";
+  let description = [{
+    Merges a compute into its consumer when the consumer is its only user and
+    it is the consumer's only producer (a single-producer/single-consumer
+    chain), the lane counts agree and the merged weight tiles still fit one
+    core's crossbars. Independent work is never merged.
+  }];
+}
+
+def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp"> {
+  let summary = "Stage 4: PEFT list scheduling of computes onto cores";
+  let description = [{
+    Predict-Earliest-Finish-Time scheduling: computes are ranked by their
+    optimistic cost to the end of the graph and placed, one by one, on the
+    core that minimizes their earliest finish time plus that optimistic cost,
+    among the cores with enough free crossbars. Costs come from the
+    architecture's timing model and NoC table. Sets spat.core, spat.start and
+    spat.finish on every compute and spat.makespan on the module.
+  }];
+}
+
+def SpatMaterializeSchedule
+    : Pass<"spat-materialize-schedule", "::mlir::ModuleOp"> {
+  let summary = "Stage 5: per-core programs with channels";
+  let description = [{
+    Replaces the dataflow function by one spat.core program per used core, its
+    computes in schedule order. Model inputs and outputs become spat.global
+    symbols read with spat.load and written with spat.store; every value that
+    crosses cores becomes a spat.send / spat.recv pair on a fresh channel,
+    carrying exactly the elements the consumer reads.
+  }];
+}
+
+def SpatOrderCommunication
+    : Pass<"spat-order-communication", "::mlir::ModuleOp"> {
+  let summary = "Stage 6: a deadlock-free order of the rendezvous pairs";
+  let description = [{
+    Orders the operations of all cores by one global topological order of
+    their dependencies (both ends of a channel are one event), prioritized by
+    the schedule's times so transfers happen as soon as their data is ready;
+    each core's program is that order restricted to the core. Since every
+    core meets its channels in one global order, rendezvous transfers cannot
+    deadlock; the pass checks this by replaying the channels.
+  }];
+}
+
+#endif // PIMC_DIALECT_SPATIAL_TRANSFORMS_PASSES_TD

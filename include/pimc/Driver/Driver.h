@@ -1,0 +1,68 @@
+//===- Driver.h - pimc's subcommands as a library ---------------*- C++ -*-===//
+//
+// The compile pipeline (the nine stages after import, as the performance
+// invariant names them), the report of what it produced, and validation of a
+// test case by compiling, simulating and comparing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIMC_DRIVER_DRIVER_H
+#define PIMC_DRIVER_DRIVER_H
+
+#include "pimc/Frontend/OnnxModel.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace pimc {
+
+/// The stages of the pipeline, in order; `--emit-mlir=NAME` stops after one.
+llvm::ArrayRef<llvm::StringRef> stageNames();
+
+struct CompileOptions {
+  std::string modelPath;
+  std::string archPath;    // empty: the built-in chip-144
+  std::string outputDir;
+  bool emitJson = false;   // core_<id>.json beside core_<id>.pim
+  std::string emitMlirAfter; // print the IR after this stage and stop
+  bool progress = true;    // stage lines on stderr
+};
+
+/// Compiles the model at options.modelPath (or `model`, already loaded) and
+/// writes the artifacts and report.json into options.outputDir. Returns the
+/// report.
+llvm::Expected<llvm::json::Object> compileModel(const CompileOptions &options,
+                                                const frontend::Model *model = nullptr);
+
+/// Prints a report (report.json) as text.
+void printReport(const llvm::json::Object &report, llvm::raw_ostream &os);
+llvm::Expected<llvm::json::Object> readReport(llvm::StringRef outputDir);
+
+/// The stop rule: prints every runtime proxy of two reports side by side and
+/// returns how many proxies got worse.
+int compareReports(const llvm::json::Object &before, const llvm::json::Object &after,
+                   llvm::raw_ostream &os);
+
+/// Reads input_K.pb files of a directory, one per name in `names` order.
+llvm::Expected<std::vector<frontend::TensorData>>
+readInputs(llvm::StringRef directory, size_t count);
+
+struct ValidateOptions {
+  std::string casePath;
+  std::string archPath;
+  std::string outputDir; // empty: a temporary directory
+  double rtol = 1e-3, atol = 1e-4;
+  bool progress = false;
+};
+
+/// Compiles the case's model, runs it on the functional simulator and on the
+/// reference interpreter for every test_data_set_N, and compares both with
+/// the expected outputs. Prints what it does; returns whether all matched.
+llvm::Expected<bool> validateCase(const ValidateOptions &options, llvm::raw_ostream &os);
+
+} // namespace pimc
+
+#endif // PIMC_DRIVER_DRIVER_H

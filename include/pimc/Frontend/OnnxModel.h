@@ -1,0 +1,128 @@
+//===- OnnxModel.h - ONNX models as plain data ------------------*- C++ -*-===//
+//
+// The ONNX protobuf is read only here (protobuf and the ONNX library throw,
+// the rest of pimc is built without exceptions). A loaded model is plain data
+// whose large tensors point into the parsed protobuf, which the Model keeps
+// alive, so that weights are never copied on the way in.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIMC_FRONTEND_ONNXMODEL_H
+#define PIMC_FRONTEND_ONNXMODEL_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pimc::frontend {
+
+/// ONNX TensorProto.DataType values pimc reads.
+enum DataType : int32_t { kFloat = 1, kUint8 = 2, kInt8 = 3, kInt32 = 6,
+                          kInt64 = 7, kBool = 9, kDouble = 11 };
+
+/// The name of an ONNX data type ("float", "uint8", ...).
+std::string dataTypeName(int32_t type);
+
+/// A tensor's name, type, shape and values (f32 or i64 only; other types
+/// keep their type and shape but no values).
+struct TensorData {
+  std::string name;
+  int32_t dataType = kFloat;
+  std::vector<int64_t> dims;
+  llvm::ArrayRef<float> floats; // may point into `ownedFloats` or a protobuf
+  std::vector<float> ownedFloats;
+  std::vector<int64_t> ints;
+
+  TensorData() = default;
+  TensorData(const TensorData &other);
+  TensorData(TensorData &&other) = default;
+  TensorData &operator=(const TensorData &other);
+  TensorData &operator=(TensorData &&other) = default;
+
+  int64_t numElements() const;
+  /// Makes `floats` own a copy of `values`.
+  void setFloats(std::vector<float> values);
+};
+
+struct Attribute {
+  enum Kind { Float, Int, String, Tensor, Floats, Ints, Strings, Other };
+  std::string name;
+  Kind kind = Other;
+  float f = 0;
+  int64_t i = 0;
+  std::string s;
+  std::vector<float> floats;
+  std::vector<int64_t> ints;
+  std::vector<std::string> strings;
+  std::shared_ptr<TensorData> tensor;
+};
+
+struct ValueInfo {
+  std::string name;
+  bool isTensor = true;
+  int32_t elementType = 0; // 0 when unknown
+  bool hasShape = false;
+  /// -1 for a dimension that is not a known constant.
+  std::vector<int64_t> dims;
+  /// The symbolic name of each dimension, empty when there is none.
+  std::vector<std::string> dimParams;
+};
+
+struct Node {
+  std::string name, opType, domain;
+  std::vector<std::string> inputs, outputs; // "" marks an omitted optional
+  std::vector<Attribute> attributes;
+
+  const Attribute *attribute(llvm::StringRef attrName) const;
+  /// "Gemm 'fc1'" or "Gemm #3" when the node has no name.
+  std::string describe() const;
+  int index = 0;
+};
+
+struct Graph {
+  std::string name;
+  std::vector<ValueInfo> inputs, outputs; // graph inputs exclude initializers
+  /// Names of the graph inputs as the file declares them (before any were
+  /// bound as initializers): input_K.pb of a test is the K-th of these.
+  std::vector<std::string> declaredInputs;
+  std::vector<TensorData> initializers;
+  std::vector<Node> nodes;
+  /// Shapes of every value, as ONNX shape inference found them.
+  std::map<std::string, ValueInfo> valueInfo;
+};
+
+struct Model {
+  int64_t irVersion = 0;
+  int64_t opsetVersion = 0; // of the default domain
+  std::string producer;
+  Graph graph;
+  std::shared_ptr<void> storage; // keeps the parsed protobuf alive
+};
+
+/// Inputs of node `opType` that pimc needs as constants (weights, shapes):
+/// they are programmed into crossbars or folded before inference.
+llvm::ArrayRef<unsigned> constantOperandIndices(llvm::StringRef opType);
+
+/// Called for a graph input that feeds an operand pimc needs as a constant;
+/// returning a tensor binds it as an initializer.
+using ConstantInputBinder = llvm::function_ref<llvm::Expected<std::optional<TensorData>>(
+    const ValueInfo &input, unsigned inputIndex, const Node &user)>;
+
+/// Reads, checks and shape-infers an ONNX model file.
+llvm::Expected<Model> loadModel(llvm::StringRef path,
+                                ConstantInputBinder binder = nullptr);
+/// Reads a serialized TensorProto (input_K.pb / output_K.pb).
+llvm::Expected<TensorData> readTensorFile(llvm::StringRef path);
+/// Writes an f32 tensor as a serialized TensorProto.
+llvm::Error writeTensorFile(llvm::StringRef path, const TensorData &tensor);
+
+} // namespace pimc::frontend
+
+#endif // PIMC_FRONTEND_ONNXMODEL_H

@@ -1,0 +1,51 @@
+//===- Constants.h - f32 constant data --------------------------*- C++ -*-===//
+//
+// Weights are DenseResourceElementsAttr blobs (one copy per tensor, never one
+// per use); small constants are DenseElementsAttr. These helpers read either
+// kind and make new blobs without copying.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIMC_SUPPORT_CONSTANTS_H
+#define PIMC_SUPPORT_CONSTANTS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
+#include <vector>
+
+namespace pimc {
+
+/// The f32 values of a constant, viewed in place when possible.
+class FloatData {
+public:
+  static std::optional<FloatData> get(mlir::Attribute attr);
+  llvm::ArrayRef<float> values() const { return view; }
+  float operator[](size_t i) const { return view[i]; }
+  size_t size() const { return view.size(); }
+
+private:
+  llvm::ArrayRef<float> view;
+  std::vector<float> owned;
+};
+
+/// The i64 values of an integer constant.
+std::optional<llvm::SmallVector<int64_t>> getIntValues(mlir::Attribute attr);
+
+/// An f32 constant of `type` holding `values` (moved into a resource blob
+/// named after `name`, or a DenseElementsAttr when it is small).
+mlir::ElementsAttr makeFloatConstant(mlir::RankedTensorType type,
+                                     std::vector<float> values,
+                                     llvm::StringRef name);
+
+/// An f32 resource constant that views `values` without copying; `keepAlive`
+/// is held by the blob for as long as the context uses it.
+mlir::ElementsAttr viewFloatConstant(mlir::RankedTensorType type,
+                                     llvm::ArrayRef<float> values,
+                                     llvm::StringRef name,
+                                     std::shared_ptr<void> keepAlive);
+
+} // namespace pimc
+
+#endif // PIMC_SUPPORT_CONSTANTS_H

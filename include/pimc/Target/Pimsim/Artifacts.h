@@ -1,0 +1,76 @@
+//===- Artifacts.h - the files of a compiled program ------------*- C++ -*-===//
+//
+// A compiled program is a directory that pimsim-nn loads as it is
+// (config.json and core_<id>.pim / .json) plus pimc's own files, which the
+// functional simulator needs to compute values:
+//
+//   manifest.json  geometry, array groups and I/O locations (this struct)
+//   weights.bin    f32 weights of every array group, row-major rows x cols
+//   gmem.bin       f32 initial global memory, one value per element slot
+//   arch.json      the architecture file, with its network file beside it
+//   report.json    what the compiler did and the runtime proxies
+//
+// Memories hold one value per element slot; an element of `elementBytes`
+// bytes at byte address a is slot a / elementBytes of global memory and
+// starts at byte a of local memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIMC_TARGET_PIMSIM_ARTIFACTS_H
+#define PIMC_TARGET_PIMSIM_ARTIFACTS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pimc {
+
+struct ArrayGroupInfo {
+  int64_t crossbars = 0;
+  int64_t rows = 0, cols = 0;  // the programmed weight window
+  uint64_t weightsOffset = 0;  // byte offset of its rows*cols floats
+};
+
+struct CoreInfo {
+  int64_t id = 0;
+  std::vector<ArrayGroupInfo> groups;
+};
+
+struct TensorLocation {
+  std::string name;
+  int64_t index = 0;
+  std::vector<int64_t> shape;
+  int64_t address = 0; // bytes, in global memory
+  int64_t numElements() const;
+};
+
+struct Manifest {
+  static constexpr int64_t kVersion = 1;
+  int64_t coreCount = 0;
+  int64_t elementBytes = 1;
+  int64_t inputBits = 8, outputBits = 8, weightBits = 8;
+  int64_t xbarRows = 0, xbarCols = 0, outputsPerCrossbar = 0;
+  int64_t crossbarsPerCore = 0;
+  int64_t localMemoryBytes = 0;
+  int64_t globalMemoryBytes = 0;
+  int64_t globalImageElements = 0; // slots of gmem.bin, from address 0
+  std::vector<CoreInfo> cores;     // one per core id, in order
+  std::vector<TensorLocation> inputs, outputs;
+
+  static llvm::Expected<Manifest> read(llvm::StringRef directory);
+  llvm::Error write(llvm::StringRef directory) const;
+};
+
+constexpr const char *kManifestFile = "manifest.json";
+constexpr const char *kWeightsFile = "weights.bin";
+constexpr const char *kGlobalImageFile = "gmem.bin";
+constexpr const char *kInstructionConfigFile = "config.json";
+constexpr const char *kArchFile = "arch.json";
+constexpr const char *kReportFile = "report.json";
+
+} // namespace pimc
+
+#endif // PIMC_TARGET_PIMSIM_ARTIFACTS_H

@@ -1,0 +1,48 @@
+//===- CodeGen.h - pimsim-nn code generation --------------------*- C++ -*-===//
+#ifndef PIMC_TARGET_PIMSIM_CODEGEN_H
+#define PIMC_TARGET_PIMSIM_CODEGEN_H
+
+#include "pimc/Arch/Arch.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace pimc {
+
+/// What one core's program holds, by instruction class.
+struct CoreCodeStats {
+  int64_t id = 0;
+  int64_t instructions = 0;
+  int64_t mvm = 0, vector = 0, scalar = 0, setbw = 0;
+  int64_t send = 0, recv = 0, sendBytes = 0, recvBytes = 0;
+  int64_t load = 0, store = 0, loadBytes = 0, storeBytes = 0;
+  int64_t copies = 0, copyBytes = 0; // lmv
+  int64_t other = 0;                 // lldi, wait, sync
+  int64_t groups = 0, crossbars = 0;
+  int64_t memoryBytes = 0;
+};
+
+struct CodeGenStats {
+  std::vector<CoreCodeStats> cores; // one per core id 0..coreCount-1
+  int64_t weightBytes = 0;          // programmed into crossbars (as f32 here)
+  int64_t weightCount = 0;          // weights (cells) programmed
+  int64_t globalMemoryBytes = 0;
+  CoreCodeStats total() const;
+};
+
+struct CodeGenOptions {
+  std::string outputDir;
+  bool emitJson = false;
+};
+
+/// Writes the artifacts of a planned pim module (target spec, section 9, is
+/// the checklist it follows) and counts what it wrote.
+llvm::Expected<CodeGenStats> emitPimsimArtifacts(mlir::ModuleOp module,
+                                                 const Arch &arch,
+                                                 const CodeGenOptions &options);
+
+} // namespace pimc
+
+#endif // PIMC_TARGET_PIMSIM_CODEGEN_H

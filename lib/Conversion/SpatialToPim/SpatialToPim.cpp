@@ -1,0 +1,360 @@
+//===- SpatialToPim.cpp - stage 7: core programs to pim operations --------===//
+//
+// Each spat.core becomes a pim.core. The weight tiles of its computes become
+// its array groups, in order; compute bodies are inlined, the lanes of a
+// batch as an scf.for loop that slices each lane's inputs and inserts its
+// results, and every spat operation becomes the pim operation of its
+// instruction class, writing into a fresh destination tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pimc/Arch/Arch.h"
+#include "pimc/Conversion/Passes.h"
+#include "pimc/Dialect/Pim/PimDialect.h"
+#include "pimc/Dialect/Spatial/SpatialUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace pimc {
+#define GEN_PASS_DEF_CONVERTSPATIALTOPIM
+#include "pimc/Conversion/Passes.h.inc"
+} // namespace pimc
+
+using namespace mlir;
+using namespace pimc;
+
+namespace {
+
+SmallVector<OpFoldResult> indices(OpBuilder &b, ArrayRef<int64_t> values) {
+  SmallVector<OpFoldResult> result;
+  for (int64_t v : values)
+    result.push_back(b.getIndexAttr(v));
+  return result;
+}
+
+Value emptyLike(OpBuilder &b, Location loc, Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return b.create<tensor::EmptyOp>(loc, tensor.getShape(), tensor.getElementType());
+}
+
+/// The same elements under `shape`: collapsed to 1-D, then expanded.
+Value reshapeTensor(OpBuilder &b, Location loc, Value value,
+                    RankedTensorType type) {
+  auto source = cast<RankedTensorType>(value.getType());
+  if (source == type)
+    return value;
+  int64_t n = source.getNumElements();
+  auto flatType = RankedTensorType::get({n}, source.getElementType());
+  Value flat = value;
+  if (source.getRank() != 1) {
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < source.getRank(); ++d)
+      all[0].push_back(d);
+    if (source.getRank() == 0)
+      all.clear();
+    flat = b.create<tensor::CollapseShapeOp>(loc, source.getRank() ? flatType
+                                                                   : flatType,
+                                             value, all);
+  }
+  if (type.getRank() == 1)
+    return flat;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all[0].push_back(d);
+  if (type.getRank() == 0)
+    all.clear();
+  return b.create<tensor::ExpandShapeOp>(loc, type, flat, all);
+}
+
+class CoreLowering {
+public:
+  CoreLowering(const Arch &arch, spat::CoreOp core, pim::CoreOp target)
+      : arch(arch), core(core), target(target) {}
+
+  LogicalResult run() {
+    OpBuilder b = OpBuilder::atBlockEnd(&target.getBody().front());
+    for (Operation &op : core.getBody().front())
+      if (failed(lower(b, op)))
+        return failure();
+    int64_t crossbars = 0;
+    for (Attribute attr : groups) {
+      auto group = cast<pim::GroupAttr>(attr);
+      crossbars += (group.getCols() + arch.outputsPerCrossbar() - 1) /
+                   arch.outputsPerCrossbar();
+    }
+    if (crossbars > arch.matrix.xbarArrayCount)
+      return core.emitError() << "core " << core.getId() << " needs " << crossbars
+                              << " crossbars for its array groups; a core has "
+                              << arch.matrix.xbarArrayCount;
+    target.setGroupsAttr(ArrayAttr::get(core.getContext(), groups));
+    return success();
+  }
+
+private:
+  Value index(OpBuilder &b, Location loc, int64_t value) {
+    return b.create<arith::ConstantIndexOp>(loc, value);
+  }
+
+  LogicalResult lower(OpBuilder &b, Operation &op) {
+    Location loc = op.getLoc();
+    return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+        .Case([&](spat::LoadOp load) {
+          Value result = b.create<pim::LoadOp>(
+              loc, load.getType(), load.getGlobal(), index(b, loc, load.getOffset()),
+              load.getRowStride(), emptyLike(b, loc, load.getType()))
+                             ->getResult(0);
+          map.map(load.getResult(), result);
+          return success();
+        })
+        .Case([&](spat::StoreOp store) {
+          b.create<pim::StoreOp>(loc, map.lookup(store.getValue()), store.getGlobal(),
+                                 index(b, loc, store.getOffset()),
+                                 store.getRowStride());
+          return success();
+        })
+        .Case([&](spat::SendOp send) {
+          b.create<pim::SendOp>(loc, map.lookup(send.getValue()), send.getTarget());
+          return success();
+        })
+        .Case([&](spat::RecvOp recv) {
+          Value result = b.create<pim::RecvOp>(loc, recv.getType(), recv.getSource(),
+                                               emptyLike(b, loc, recv.getType()))
+                             ->getResult(0);
+          map.map(recv.getResult(), result);
+          return success();
+        })
+        .Case([&](spat::ReshapeOp reshape) {
+          map.map(reshape.getResult(),
+                  reshapeTensor(b, loc, map.lookup(reshape.getSource()),
+                                reshape.getType()));
+          return success();
+        })
+        .Case<tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::EmptyOp>(
+            [&](Operation *tensorOp) {
+              b.clone(*tensorOp, map);
+              return success();
+            })
+        .Case([&](spat::ComputeOpInterface compute) { return lowerCompute(b, compute); })
+        .Default([&](Operation *other) {
+          return other->emitOpError("cannot be lowered to pim operations");
+        });
+  }
+
+  LogicalResult lowerCompute(OpBuilder &b, spat::ComputeOpInterface compute) {
+    // The compute's tiles become the next array groups of the core.
+    SmallVector<int64_t> groupOf;
+    for (Attribute attr : compute.getTiles()) {
+      auto tile = cast<spat::TileAttr>(attr);
+      groupOf.push_back(groups.size());
+      groups.push_back(pim::GroupAttr::get(core.getContext(), tile.getWeights(),
+                                           tile.getRow(), tile.getCol(),
+                                           tile.getRows(), tile.getCols()));
+    }
+    Location loc = compute.getLoc();
+    Block &body = compute.getBodyBlock();
+    auto yield = cast<spat::YieldOp>(body.getTerminator());
+    int64_t lanes = compute.getLaneCount();
+    if (lanes == 1) {
+      IRMapping inner;
+      for (auto [arg, input] : llvm::zip(body.getArguments(), compute->getOperands()))
+        inner.map(arg, map.lookup(input));
+      if (failed(lowerBody(b, body, inner, groupOf, Value())))
+        return failure();
+      for (auto [result, yielded] : llvm::zip(compute->getResults(), yield.getValues()))
+        map.map(result, inner.lookup(yielded));
+      return success();
+    }
+    SmallVector<Value> inits;
+    for (Value result : compute->getResults())
+      inits.push_back(emptyLike(b, loc, result.getType()));
+    size_t laneCount = compute.getLaneInputs().size();
+    LogicalResult status = success();
+    auto loop = b.create<scf::ForOp>(
+        loc, index(b, loc, 0), index(b, loc, lanes), index(b, loc, 1), inits,
+        [&](OpBuilder &lb, Location l, Value lane, ValueRange accumulators) {
+          IRMapping inner;
+          for (auto [i, input] : llvm::enumerate(compute->getOperands())) {
+            Value value = map.lookup(input);
+            if (i < laneCount) {
+              auto type = cast<RankedTensorType>(value.getType());
+              ArrayRef<int64_t> rest = type.getShape().drop_front();
+              SmallVector<OpFoldResult> offsets = {lane}, sizes = {lb.getIndexAttr(1)};
+              for (int64_t d : rest) {
+                offsets.push_back(lb.getIndexAttr(0));
+                sizes.push_back(lb.getIndexAttr(d));
+              }
+              SmallVector<OpFoldResult> strides(type.getRank(), lb.getIndexAttr(1));
+              value = lb.create<tensor::ExtractSliceOp>(l, type.clone(rest), value,
+                                                        offsets, sizes, strides);
+            }
+            inner.map(body.getArgument(i), value);
+          }
+          if (failed(lowerBody(lb, body, inner, groupOf, lane)))
+            status = failure();
+          SmallVector<Value> updated;
+          for (auto [acc, yielded] : llvm::zip(accumulators, yield.getValues())) {
+            Value row = inner.lookup(yielded);
+            auto rowType = cast<RankedTensorType>(row.getType());
+            SmallVector<OpFoldResult> offsets = {lane}, sizes = {lb.getIndexAttr(1)};
+            for (int64_t d : rowType.getShape()) {
+              offsets.push_back(lb.getIndexAttr(0));
+              sizes.push_back(lb.getIndexAttr(d));
+            }
+            SmallVector<OpFoldResult> strides(rowType.getRank() + 1, lb.getIndexAttr(1));
+            updated.push_back(lb.create<tensor::InsertSliceOp>(l, row, acc, offsets,
+                                                               sizes, strides));
+          }
+          lb.create<scf::YieldOp>(l, updated);
+        });
+    for (auto [result, value] : llvm::zip(compute->getResults(), loop.getResults()))
+      map.map(result, value);
+    return status;
+  }
+
+  LogicalResult lowerBody(OpBuilder &b, Block &body, IRMapping &inner,
+                          ArrayRef<int64_t> groupOf, Value lane) {
+    for (Operation &op : body.without_terminator()) {
+      Location loc = op.getLoc();
+      auto vector = [&](auto tag, ValueRange inputs) {
+        using PimOp = decltype(tag);
+        Type type = op.getResult(0).getType();
+        SmallVector<Value> operands;
+        for (Value input : inputs)
+          operands.push_back(inner.lookup(input));
+        operands.push_back(emptyLike(b, loc, type));
+        inner.map(op.getResult(0),
+                  b.create<PimOp>(loc, TypeRange{type}, operands)->getResult(0));
+        return success();
+      };
+      LogicalResult status =
+          llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+              .Case([&](spat::MVMOp mvm) {
+                int64_t group = groupOf[mvm.getTile()];
+                auto attr = cast<pim::GroupAttr>(groups[group]);
+                int64_t crossbars = (attr.getCols() + arch.outputsPerCrossbar() - 1) /
+                                    arch.outputsPerCrossbar();
+                int64_t written = crossbars * arch.outputsPerCrossbar();
+                auto outType = RankedTensorType::get({written}, b.getF32Type());
+                Value out = b.create<pim::MVMOp>(loc, outType,
+                                                 inner.lookup(mvm.getInput()),
+                                                 emptyLike(b, loc, outType), group)
+                                ->getResult(0);
+                if (written != attr.getCols())
+                  out = b.create<tensor::ExtractSliceOp>(
+                      loc, mvm.getType(), out, indices(b, {0}),
+                      indices(b, {attr.getCols()}), indices(b, {1}));
+                inner.map(mvm.getResult(), out);
+                return success();
+              })
+              .Case([&](spat::AddOp o) { return vector(pim::VVAddOp(), o->getOperands()); })
+              .Case([&](spat::SubOp o) { return vector(pim::VVSubOp(), o->getOperands()); })
+              .Case([&](spat::MulOp o) { return vector(pim::VVMulOp(), o->getOperands()); })
+              .Case([&](spat::MaxOp o) { return vector(pim::VVMaxOp(), o->getOperands()); })
+              .Case([&](spat::ReluOp o) { return vector(pim::VReluOp(), o->getOperands()); })
+              .Case([&](spat::SigmoidOp o) { return vector(pim::VSigmOp(), o->getOperands()); })
+              .Case([&](spat::TanhOp o) { return vector(pim::VTanhOp(), o->getOperands()); })
+              .Case([&](spat::GatherOp gather) {
+                Value source = inner.lookup(gather.getSource());
+                auto sourceType = cast<RankedTensorType>(source.getType());
+                int64_t n = sourceType.getNumElements();
+                Value flat = reshapeTensor(
+                    b, loc, source, RankedTensorType::get({n}, b.getF32Type()));
+                int64_t count = gather.getType().getDimSize(0);
+                int64_t span = (count - 1) * gather.getStride() + 1;
+                // The lane's start: its digits in the mixed radix lane_dims
+                // times the lane strides.
+                OpFoldResult start = b.getIndexAttr(gather.getOffset());
+                ArrayRef<int64_t> dims = gather.getLaneDims();
+                if (lane && !dims.empty()) {
+                  Value sum = index(b, loc, gather.getOffset());
+                  Value rest = lane;
+                  for (int64_t k = dims.size() - 1; k >= 0; --k) {
+                    Value radix = index(b, loc, dims[k]);
+                    Value digit = k ? b.create<arith::RemUIOp>(loc, rest, radix).getResult()
+                                    : rest;
+                    Value term = b.create<arith::MulIOp>(
+                        loc, digit, index(b, loc, gather.getLaneStrides()[k]));
+                    sum = b.create<arith::AddIOp>(loc, sum, term);
+                    if (k)
+                      rest = b.create<arith::DivUIOp>(loc, rest, radix);
+                  }
+                  start = sum;
+                }
+                Value window = b.create<tensor::ExtractSliceOp>(
+                    loc, RankedTensorType::get({span}, b.getF32Type()), flat,
+                    SmallVector<OpFoldResult>{start}, indices(b, {span}),
+                    indices(b, {1}));
+                inner.map(gather.getResult(),
+                          b.create<pim::VMVOp>(loc, gather.getType(), window,
+                                               emptyLike(b, loc, gather.getType()),
+                                               gather.getStride())
+                              ->getResult(0));
+                return success();
+              })
+              .Case<tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::EmptyOp>(
+                  [&](Operation *tensorOp) {
+                    b.clone(*tensorOp, inner);
+                    return success();
+                  })
+              .Case([&](spat::ReshapeOp reshape) {
+                inner.map(reshape.getResult(),
+                          reshapeTensor(b, loc, inner.lookup(reshape.getSource()),
+                                        reshape.getType()));
+                return success();
+              })
+              .Default([&](Operation *other) {
+                return other->emitOpError("cannot be lowered to pim operations");
+              });
+      if (failed(status))
+        return failure();
+    }
+    return success();
+  }
+
+  const Arch &arch;
+  spat::CoreOp core;
+  pim::CoreOp target;
+  IRMapping map;
+  SmallVector<Attribute> groups;
+};
+
+struct ConvertSpatialToPimPass
+    : public pimc::impl::ConvertSpatialToPimBase<ConvertSpatialToPimPass> {
+  using ConvertSpatialToPimBase::ConvertSpatialToPimBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::Expected<Arch> arch = Arch::loadOrDefault(archFile);
+    if (!arch) {
+      module.emitError(llvm::toString(arch.takeError()));
+      return signalPassFailure();
+    }
+    if (!module.getOps<func::FuncOp>().empty()) {
+      module.emitError("the dataflow function is not materialized (run "
+                       "spat-materialize-schedule)");
+      return signalPassFailure();
+    }
+    OpBuilder b(&getContext());
+    for (auto global : llvm::make_early_inc_range(module.getOps<spat::GlobalOp>())) {
+      b.setInsertionPoint(global);
+      b.create<pim::GlobalOp>(global.getLoc(), global.getSymName(), global.getType(),
+                              static_cast<pim::GlobalKind>(global.getKind()),
+                              global.getValueAttr(), global.getIndexAttr(),
+                              global.getIoNameAttr());
+      global.erase();
+    }
+    SmallVector<spat::CoreOp> cores(module.getOps<spat::CoreOp>());
+    for (spat::CoreOp core : cores) {
+      b.setInsertionPoint(core);
+      auto target = b.create<pim::CoreOp>(core.getLoc(), core.getId(),
+                                          b.getArrayAttr({}));
+      target.getBody().emplaceBlock();
+      if (failed(CoreLowering(*arch, core, target).run()))
+        return signalPassFailure();
+      core.erase();
+    }
+  }
+};
+} // namespace

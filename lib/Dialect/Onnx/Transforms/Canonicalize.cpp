@@ -1,0 +1,345 @@
+//===- Canonicalize.cpp - stage 1: graph canonicalization -----------------===//
+//
+// Brings the imported graph into the normal form ONNX-to-Spatial lowers:
+// constants folded (with the reference kernels), Flatten as Reshape, reshape
+// chains collapsed, and every matrix product as a Gemm Y = A x B + C with a
+// constant B [K, N] and C absent, a constant [N] or a constant [M, N].
+//
+//===----------------------------------------------------------------------===//
+
+#include "pimc/Dialect/Onnx/OnnxDialect.h"
+#include "pimc/Dialect/Onnx/Transforms/Passes.h"
+#include "pimc/Reference/Reference.h"
+#include "pimc/Support/Constants.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace pimc::onnx {
+#define GEN_PASS_DEF_ONNXCANONICALIZE
+#include "pimc/Dialect/Onnx/Transforms/Passes.h.inc"
+} // namespace pimc::onnx
+
+using namespace mlir;
+using namespace pimc;
+using namespace pimc::onnx;
+
+/// The f32 constant defining `value`, as a reference tensor.
+static std::optional<ref::Tensor> constantTensor(Value value) {
+  auto constant = value.getDefiningOp<ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  std::optional<FloatData> data = FloatData::get(constant.getValue());
+  if (!data)
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(value.getType());
+  return ref::Tensor(std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+                     std::vector<float>(data->values().begin(), data->values().end()));
+}
+
+static std::string constantName(Operation *op) {
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    return name.getName().str();
+  return op->getName().stripDialect().str();
+}
+
+static Value makeConstant(PatternRewriter &rewriter, Location loc,
+                          const ref::Tensor &tensor, StringRef name) {
+  auto type = RankedTensorType::get(tensor.shape, rewriter.getF32Type());
+  return rewriter.create<ConstantOp>(loc, type,
+                                     makeFloatConstant(type, tensor.data, name));
+}
+
+static Value makeShape(PatternRewriter &rewriter, Location loc,
+                       ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get({(int64_t)shape.size()}, rewriter.getI64Type());
+  return rewriter.create<ConstantOp>(loc, type, DenseElementsAttr::get(type, shape));
+}
+
+static Value reshapeTo(PatternRewriter &rewriter, Location loc, Value value,
+                       ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  return rewriter.create<ReshapeOp>(loc, type.clone(shape), value,
+                                    makeShape(rewriter, loc, shape),
+                                    rewriter.getI64IntegerAttr(0));
+}
+
+namespace {
+
+/// Evaluates an operation whose float operands are all constants.
+struct FoldConstantOperation : public RewritePattern {
+  FoldConstantOperation(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<GemmOp, MatMulOp, AddOp, ReluOp, SigmoidOp, TanhOp, TransposeOp,
+             ReshapeOp, FlattenOp>(op))
+      return failure();
+    SmallVector<ref::Tensor> operands;
+    for (Value operand : op->getOperands()) {
+      if (!cast<RankedTensorType>(operand.getType()).getElementType().isF32())
+        continue; // a Reshape's shape: the result type already has it
+      std::optional<ref::Tensor> tensor = constantTensor(operand);
+      if (!tensor)
+        return failure();
+      operands.push_back(std::move(*tensor));
+    }
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    std::vector<int64_t> shape(resultType.getShape().begin(),
+                               resultType.getShape().end());
+    llvm::Expected<ref::Tensor> result =
+        llvm::TypeSwitch<Operation *, llvm::Expected<ref::Tensor>>(op)
+            .Case([&](GemmOp gemm) {
+              return ref::gemm(operands[0], operands[1],
+                               operands.size() > 2 ? &operands[2] : nullptr,
+                               gemm.getAlpha().convertToFloat(),
+                               gemm.getBeta().convertToFloat(), gemm.getTransA(),
+                               gemm.getTransB());
+            })
+            .Case([&](MatMulOp) { return ref::matmul(operands[0], operands[1]); })
+            .Case([&](AddOp) { return ref::add(operands[0], operands[1]); })
+            .Case([&](ReluOp) { return ref::relu(operands[0]); })
+            .Case([&](SigmoidOp) { return ref::sigmoid(operands[0]); })
+            .Case([&](TanhOp) { return ref::tanh(operands[0]); })
+            .Case([&](TransposeOp t) {
+              return ref::transpose(operands[0], t.getPerm());
+            })
+            .Default([&](Operation *) { return ref::reshape(operands[0], shape); });
+    if (!result) {
+      llvm::consumeError(result.takeError());
+      return failure();
+    }
+    if (result->shape != shape)
+      return failure();
+    rewriter.replaceOp(op, makeConstant(rewriter, op->getLoc(), *result,
+                                        constantName(op)));
+    return success();
+  }
+};
+
+struct FlattenToReshape : public OpRewritePattern<FlattenOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(FlattenOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), op.getInput(),
+                                     op.getType().getShape()));
+    return success();
+  }
+};
+
+/// reshape(reshape(x)) -> reshape(x); a reshape to the same type is x.
+struct CollapseReshapes : public OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getData().getType() == op.getType()) {
+      rewriter.replaceOp(op, op.getData());
+      return success();
+    }
+    auto inner = op.getData().getDefiningOp<ReshapeOp>();
+    if (!inner)
+      return failure();
+    rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), inner.getData(),
+                                     op.getType().getShape()));
+    return success();
+  }
+};
+
+/// Gemm into Y = A x B + C: B a constant [K, N] with transB and alpha folded
+/// in, C absent, [N] or [M, N] with beta and broadcasting folded in, transA
+/// as a Transpose of A.
+struct NormalizeGemm : public OpRewritePattern<GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static bool isNormal(GemmOp op) {
+    if (op.getAlpha().convertToFloat() != 1.0f ||
+        op.getBeta().convertToFloat() != 1.0f || op.getTransA() || op.getTransB())
+      return false;
+    if (!op.getC())
+      return true;
+    ArrayRef<int64_t> c = cast<RankedTensorType>(op.getC().getType()).getShape();
+    ArrayRef<int64_t> y = op.getType().getShape();
+    return (c.size() == 1 && c[0] == y[1]) || (c.size() == 2 && c == y && y[0] > 1);
+  }
+
+  LogicalResult matchAndRewrite(GemmOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isNormal(op))
+      return failure();
+    std::optional<ref::Tensor> b = constantTensor(op.getB());
+    std::optional<ref::Tensor> c;
+    if (op.getC() && !(c = constantTensor(op.getC())))
+      return failure();
+    if (!b)
+      return failure();
+    Location loc = op.getLoc();
+    std::string name = constantName(op);
+    float alpha = op.getAlpha().convertToFloat(), beta = op.getBeta().convertToFloat();
+    ref::Tensor weights = op.getTransB() ? ref::transpose(*b, {1, 0}) : *b;
+    if (alpha != 1.0f)
+      weights = ref::scale(weights, alpha);
+    Value a = op.getA();
+    if (op.getTransA()) {
+      auto type = cast<RankedTensorType>(a.getType());
+      a = rewriter.create<TransposeOp>(
+          loc, type.clone({type.getDimSize(1), type.getDimSize(0)}), a,
+          rewriter.getDenseI64ArrayAttr({1, 0}));
+    }
+    Value bias;
+    if (c) {
+      int64_t m = op.getType().getDimSize(0), n = op.getType().getDimSize(1);
+      // A bias that is the same for every row is kept as one row.
+      bool perRow = c->shape.size() == 2 && c->shape[0] == m && m > 1;
+      std::vector<int64_t> shape = perRow ? std::vector<int64_t>{m, n}
+                                          : std::vector<int64_t>{n};
+      ref::Tensor flat = *c;
+      if (!perRow && flat.shape.size() == 2)
+        flat = ref::reshape(flat, {flat.shape[1]});
+      llvm::Expected<ref::Tensor> broadcast = ref::broadcastTo(flat, shape);
+      if (!broadcast) {
+        llvm::consumeError(broadcast.takeError());
+        return failure();
+      }
+      bias = makeConstant(rewriter, loc,
+                          beta != 1.0f ? ref::scale(*broadcast, beta) : *broadcast,
+                          name + "_bias");
+    }
+    rewriter.replaceOpWithNewOp<GemmOp>(
+        op, op.getType(), a, makeConstant(rewriter, loc, weights, name + "_weights"),
+        bias, rewriter.getF32FloatAttr(1.0f), rewriter.getF32FloatAttr(1.0f),
+        rewriter.getI64IntegerAttr(0), rewriter.getI64IntegerAttr(0));
+    return success();
+  }
+};
+
+/// MatMul by a constant 1-D or 2-D B: the rows of every batch of A are the
+/// rows of one Gemm.
+struct MatMulToGemm : public OpRewritePattern<MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    if (bType.getRank() > 2 || !op.getB().getDefiningOp<ConstantOp>())
+      return failure();
+    Location loc = op.getLoc();
+    int64_t k = bType.getDimSize(0);
+    int64_t n = bType.getRank() == 2 ? bType.getDimSize(1) : 1;
+    int64_t rows = aType.getNumElements() / k;
+    Value a = reshapeTo(rewriter, loc, op.getA(), {rows, k});
+    Value b = reshapeTo(rewriter, loc, op.getB(), {k, n});
+    auto gemm = rewriter.create<GemmOp>(
+        loc, aType.clone({rows, n}), a, b, Value(), rewriter.getF32FloatAttr(1.0f),
+        rewriter.getF32FloatAttr(1.0f), rewriter.getI64IntegerAttr(0),
+        rewriter.getI64IntegerAttr(0));
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, gemm, op.getType().getShape()));
+    return success();
+  }
+};
+
+/// Add(Gemm(A, B, C), D) with a constant D that is the same for every row
+/// (or a full [M, N] matrix): D joins the bias. The Gemm may be seen through
+/// a reshape that keeps its rows.
+struct FuseAddIntoGemm : public OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [gemmSide, constSide] :
+         {std::pair{op.getA(), op.getB()}, std::pair{op.getB(), op.getA()}}) {
+      std::optional<ref::Tensor> addend = constantTensor(constSide);
+      if (!addend)
+        continue;
+      Value produced = gemmSide;
+      auto reshape = produced.getDefiningOp<ReshapeOp>();
+      if (reshape && reshape->hasOneUse())
+        produced = reshape.getData();
+      auto gemm = produced.getDefiningOp<GemmOp>();
+      if (!gemm || !gemm->hasOneUse() || !NormalizeGemm::isNormal(gemm) ||
+          gemmSide.getType() != op.getType())
+        continue;
+      int64_t m = gemm.getType().getDimSize(0), n = gemm.getType().getDimSize(1);
+      // The addend broadcast to the Add's result must repeat one row of N
+      // (through a reshape) or be the Gemm's own shape.
+      llvm::Expected<ref::Tensor> full = ref::broadcastTo(
+          *addend, std::vector<int64_t>(op.getType().getShape().begin(),
+                                        op.getType().getShape().end()));
+      if (!full) {
+        llvm::consumeError(full.takeError());
+        continue;
+      }
+      ref::Tensor rowsByN = ref::reshape(*full, {m, n});
+      bool sameRows = true;
+      for (int64_t r = 1; r < m && sameRows; ++r)
+        for (int64_t j = 0; j < n && sameRows; ++j)
+          sameRows = rowsByN.data[r * n + j] == rowsByN.data[j];
+      ref::Tensor bias = sameRows ? ref::Tensor({n}, std::vector<float>(
+                                                        rowsByN.data.begin(),
+                                                        rowsByN.data.begin() + n))
+                                  : rowsByN;
+      if (!sameRows && reshape)
+        continue; // a per-row bias through a reshape stays an Add
+      if (gemm.getC()) {
+        std::optional<ref::Tensor> c = constantTensor(gemm.getC());
+        if (!c)
+          continue;
+        llvm::Expected<ref::Tensor> shapedC =
+            ref::broadcastTo(*c, bias.shape.size() == 2 ? bias.shape
+                                                        : std::vector<int64_t>{n});
+        if (!shapedC) {
+          llvm::consumeError(shapedC.takeError());
+          continue;
+        }
+        if (bias.shape.size() < shapedC->shape.size()) {
+          llvm::Expected<ref::Tensor> wide = ref::broadcastTo(bias, shapedC->shape);
+          if (!wide) {
+            llvm::consumeError(wide.takeError());
+            continue;
+          }
+          bias = std::move(*wide);
+        }
+        llvm::Expected<ref::Tensor> sum = ref::add(bias, *shapedC);
+        if (!sum) {
+          llvm::consumeError(sum.takeError());
+          continue;
+        }
+        bias = std::move(*sum);
+      }
+      if (bias.shape.size() == 2 && m == 1)
+        bias = ref::reshape(bias, {n});
+      Location loc = gemm.getLoc();
+      rewriter.setInsertionPoint(gemm);
+      auto fused = rewriter.create<GemmOp>(
+          loc, gemm.getType(), gemm.getA(), gemm.getB(),
+          makeConstant(rewriter, loc, bias, constantName(gemm) + "_bias"),
+          gemm.getAlphaAttr(), gemm.getBetaAttr(), gemm.getTransAAttr(),
+          gemm.getTransBAttr());
+      rewriter.setInsertionPoint(op);
+      rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), fused,
+                                       op.getType().getShape()));
+      if (reshape && reshape->use_empty())
+        rewriter.eraseOp(reshape);
+      rewriter.eraseOp(gemm);
+      return success();
+    }
+    return failure();
+  }
+};
+
+struct OnnxCanonicalizePass
+    : public onnx::impl::OnnxCanonicalizeBase<OnnxCanonicalizePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldConstantOperation, FlattenToReshape, CollapseReshapes,
+                 NormalizeGemm, MatMulToGemm, FuseAddIntoGemm>(&getContext());
+    GreedyRewriteConfig config;
+    config.useTopDownTraversal = true;
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
+                                            config)))
+      signalPassFailure();
+  }
+};
+} // namespace

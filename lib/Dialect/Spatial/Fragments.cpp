@@ -1,0 +1,170 @@
+//===- Fragments.cpp - where the elements of a dataflow value come from ---===//
+
+#include "pimc/Dialect/Spatial/Fragments.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace pimc::spat;
+
+bool Source::isCompute() const {
+  return value.getDefiningOp() && isa<ComputeOpInterface>(value.getDefiningOp());
+}
+
+ComputeOpInterface Source::getCompute() const {
+  return isCompute() ? cast<ComputeOpInterface>(value.getDefiningOp())
+                     : ComputeOpInterface();
+}
+
+static int64_t numElements(Value value) {
+  return cast<ShapedType>(value.getType()).getNumElements();
+}
+
+void FragmentAnalysis::mapRange(ArrayRef<Run> source, int64_t start,
+                                int64_t length, int64_t at,
+                                SmallVectorImpl<Run> &out) {
+  // The first run that ends after `start`.
+  auto it = llvm::partition_point(
+      source, [&](const Run &run) { return run.start + run.length <= start; });
+  for (; it != source.end() && length > 0; ++it) {
+    int64_t skip = start - it->start;
+    int64_t take = std::min(length, it->length - skip);
+    Run run{at, take, it->source, it->sourceStart + skip};
+    // Extend the previous run when this one continues it.
+    if (!out.empty()) {
+      Run &last = out.back();
+      if (last.source == run.source && last.start + last.length == run.start &&
+          last.sourceStart + last.length == run.sourceStart) {
+        last.length += take;
+        start += take;
+        at += take;
+        length -= take;
+        continue;
+      }
+    }
+    out.push_back(run);
+    start += take;
+    at += take;
+    length -= take;
+  }
+}
+
+FailureOr<ArrayRef<FragmentAnalysis::Run>> FragmentAnalysis::getRuns(Value value) {
+  auto found = runs.find(value);
+  if (found != runs.end())
+    return ArrayRef<Run>(found->second);
+  SmallVector<Run, 1> result;
+  Operation *def = value.getDefiningOp();
+  if (!def || isa<ComputeOpInterface, GetGlobalOp>(def)) {
+    result.push_back({0, numElements(value), Source{value}, 0});
+  } else if (auto reshape = dyn_cast<ReshapeOp>(def)) {
+    FailureOr<ArrayRef<Run>> source = getRuns(reshape.getSource());
+    if (failed(source))
+      return failure();
+    result.assign(source->begin(), source->end());
+  } else if (auto sliceOp = dyn_cast<tensor::ExtractSliceOp>(def)) {
+    FailureOr<ArrayRef<Run>> source = getRuns(sliceOp.getSource());
+    if (failed(source))
+      return failure();
+    if (!sliceOp.hasUnitStride() || ShapedType::isDynamicShape(sliceOp.getStaticOffsets()) ||
+        ShapedType::isDynamicShape(sliceOp.getStaticSizes()))
+      return def->emitOpError("only static slices with unit strides are supported");
+    ArrayRef<int64_t> shape = sliceOp.getSourceType().getShape();
+    ArrayRef<int64_t> offsets = sliceOp.getStaticOffsets();
+    ArrayRef<int64_t> sizes = sliceOp.getStaticSizes();
+    int64_t rank = shape.size();
+    // The slice is a set of contiguous spans: the innermost dimensions it
+    // covers fully, times the size of the next one.
+    int64_t span = 1, d = rank - 1;
+    for (; d >= 0; --d) {
+      span *= sizes[d];
+      if (sizes[d] != shape[d])
+        break;
+    }
+    int64_t spans = 1;
+    for (int64_t i = 0; i < d; ++i)
+      spans *= sizes[i];
+    SmallVector<int64_t> strides(rank, 1);
+    for (int64_t i = rank - 2; i >= 0; --i)
+      strides[i] = strides[i + 1] * shape[i + 1];
+    SmallVector<int64_t> index(std::max<int64_t>(d, 0), 0);
+    int64_t at = 0;
+    for (int64_t s = 0; s < spans; ++s) {
+      int64_t start = 0;
+      for (int64_t i = 0; i < rank; ++i)
+        start += (offsets[i] + (i < d ? index[i] : 0)) * strides[i];
+      mapRange(*source, start, span, at, result);
+      at += span;
+      for (int64_t i = d - 1; i >= 0; --i) {
+        if (++index[i] < sizes[i])
+          break;
+        index[i] = 0;
+      }
+    }
+  } else if (auto concat = dyn_cast<tensor::ConcatOp>(def)) {
+    int64_t dim = concat.getDim();
+    auto type = cast<RankedTensorType>(concat.getType());
+    int64_t outer = 1;
+    for (int64_t i = 0; i < dim; ++i)
+      outer *= type.getDimSize(i);
+    SmallVector<ArrayRef<Run>> inputs;
+    SmallVector<int64_t> blocks;
+    for (Value input : concat.getInputs()) {
+      FailureOr<ArrayRef<Run>> source = getRuns(input);
+      if (failed(source))
+        return failure();
+      inputs.push_back(*source);
+      blocks.push_back(numElements(input) / outer);
+    }
+    int64_t at = 0;
+    for (int64_t o = 0; o < outer; ++o)
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        mapRange(inputs[i], o * blocks[i], blocks[i], at, result);
+        at += blocks[i];
+      }
+  } else {
+    return def->emitOpError("cannot be followed to the computes it reads");
+  }
+  return ArrayRef<Run>(runs.try_emplace(value, std::move(result)).first->second);
+}
+
+FailureOr<ArrayRef<Fragment>> FragmentAnalysis::getFragments(Value value) {
+  auto found = fragments.find(value);
+  if (found != fragments.end())
+    return ArrayRef<Fragment>(found->second);
+  FailureOr<ArrayRef<Run>> valueRuns = getRuns(value);
+  if (failed(valueRuns))
+    return failure();
+  // Group runs of one length whose positions advance by constant strides.
+  SmallVector<Fragment, 1> result;
+  for (const Run &run : *valueRuns) {
+    if (!result.empty()) {
+      Fragment &last = result.back();
+      int64_t stride = run.start - (last.start + (last.count - 1) * last.stride);
+      int64_t sourceStride =
+          run.sourceStart - (last.sourceStart + (last.count - 1) * last.sourceStride);
+      bool sameShape = last.source == run.source && last.length == run.length;
+      if (sameShape && last.count == 1 && stride >= run.length) {
+        last.count = 2;
+        last.stride = stride;
+        last.sourceStride = sourceStride;
+        continue;
+      }
+      if (sameShape && last.count > 1 && stride == last.stride &&
+          sourceStride == last.sourceStride) {
+        ++last.count;
+        continue;
+      }
+    }
+    Fragment fragment;
+    fragment.start = run.start;
+    fragment.length = run.length;
+    fragment.stride = run.length;
+    fragment.source = run.source;
+    fragment.sourceStart = run.sourceStart;
+    fragment.sourceStride = run.length;
+    result.push_back(fragment);
+  }
+  return ArrayRef<Fragment>(
+      fragments.try_emplace(value, std::move(result)).first->second);
+}

@@ -1,0 +1,180 @@
+//===- PeftSchedule.cpp - stage 4: PEFT scheduling ------------------------===//
+//
+// Predict Earliest Finish Time (Arabnejad and Barbosa, 2014) list scheduling
+// of the computes of the dataflow function onto the cores. The optimistic
+// cost table OCT(t, p) is the shortest time from the end of t to the end of
+// the graph if t ran on p; on a chip of identical cores it does not depend
+// on p, so it is computed once per compute, and a compute goes to the core
+// minimizing EFT(t, p) + OCT(t), i.e. its earliest finish time. Transfers
+// between cores cost what the NoC table says for that pair of cores, so
+// placement is NoC-aware; a core only takes computes whose weight tiles fit
+// its free crossbars.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pimc/Arch/CostModel.h"
+#include "pimc/Dialect/Spatial/CostAnalysis.h"
+#include "pimc/Dialect/Spatial/Fragments.h"
+#include "pimc/Dialect/Spatial/SpatialUtils.h"
+#include "pimc/Dialect/Spatial/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <queue>
+
+namespace pimc::spat {
+#define GEN_PASS_DEF_SPATPEFTSCHEDULE
+#include "pimc/Dialect/Spatial/Transforms/Passes.h.inc"
+} // namespace pimc::spat
+
+using namespace mlir;
+using namespace pimc;
+using namespace pimc::spat;
+
+namespace {
+
+struct Edge {
+  unsigned task;
+  int64_t bytes;
+};
+
+struct Task {
+  ComputeOpInterface op;
+  double cost = 0;        // ns on any core
+  int64_t crossbars = 0;
+  int64_t globalBytes = 0; // read from global memory (model inputs, constants)
+  SmallVector<Edge> preds, succs;
+  double oct = 0;
+  unsigned pendingPreds = 0;
+  int64_t core = -1;
+  double start = 0, finish = 0;
+};
+
+struct SpatPeftSchedulePass
+    : public spat::impl::SpatPeftScheduleBase<SpatPeftSchedulePass> {
+  using SpatPeftScheduleBase::SpatPeftScheduleBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::Expected<Arch> archOr = Arch::loadOrDefault(archFile);
+    if (!archOr) {
+      module.emitError(llvm::toString(archOr.takeError()));
+      return signalPassFailure();
+    }
+    const Arch &arch = *archOr;
+    CostModel cost(arch);
+    int64_t elementBytes = arch.inputBytes();
+
+    for (auto func : module.getOps<func::FuncOp>()) {
+      std::vector<Task> tasks;
+      DenseMap<Operation *, unsigned> index;
+      func.walk([&](ComputeOpInterface op) {
+        index[op] = tasks.size();
+        Task task;
+        task.op = op;
+        task.cost = computeNs(op, cost);
+        task.crossbars = crossbarsOf(op, arch);
+        tasks.push_back(task);
+      });
+      FragmentAnalysis fragments;
+      for (unsigned t = 0; t < tasks.size(); ++t) {
+        DenseMap<unsigned, int64_t> bytesFrom;
+        for (Value input : tasks[t].op->getOperands()) {
+          FailureOr<ArrayRef<Fragment>> pieces = fragments.getFragments(input);
+          if (failed(pieces))
+            return signalPassFailure();
+          for (const Fragment &f : *pieces) {
+            int64_t bytes = f.numElements() * elementBytes;
+            if (ComputeOpInterface from = f.source.getCompute())
+              bytesFrom[index[from]] += bytes;
+            else
+              tasks[t].globalBytes += bytes;
+          }
+        }
+        for (auto [from, bytes] : bytesFrom) {
+          tasks[t].preds.push_back({from, bytes});
+          tasks[from].succs.push_back({t, bytes});
+        }
+        tasks[t].pendingPreds = tasks[t].preds.size();
+      }
+      // Computes come in topological order, so a backward sweep fills OCT.
+      for (unsigned t = tasks.size(); t-- > 0;)
+        for (const Edge &s : tasks[t].succs)
+          tasks[t].oct = std::max(tasks[t].oct, tasks[s.task].oct + tasks[s.task].cost);
+
+      std::vector<double> coreFree(arch.coreCount, 0);
+      std::vector<int64_t> freeCrossbars(arch.coreCount, arch.matrix.xbarArrayCount);
+      // Highest rank (OCT + own cost) first among the ready computes.
+      auto lower = [&](unsigned a, unsigned b) {
+        double ra = tasks[a].oct + tasks[a].cost, rb = tasks[b].oct + tasks[b].cost;
+        return ra != rb ? ra < rb : a > b;
+      };
+      std::priority_queue<unsigned, std::vector<unsigned>, decltype(lower)> ready(lower);
+      for (unsigned t = 0; t < tasks.size(); ++t)
+        if (!tasks[t].pendingPreds)
+          ready.push(t);
+      double makespan = 0;
+      while (!ready.empty()) {
+        unsigned t = ready.top();
+        ready.pop();
+        Task &task = tasks[t];
+        int64_t best = -1;
+        double bestStart = 0, bestFinish = 0;
+        for (int64_t p = 0; p < arch.coreCount; ++p) {
+          if (freeCrossbars[p] < task.crossbars)
+            continue;
+          double start = coreFree[p];
+          for (const Edge &e : task.preds) {
+            const Task &pred = tasks[e.task];
+            double arrival = pred.finish;
+            if (pred.core != p)
+              arrival += cost.transferNs(pred.core, p, e.bytes);
+            start = std::max(start, arrival);
+          }
+          double finish = start + task.cost +
+                          (task.globalBytes ? cost.loadNs(p, task.globalBytes) : 0);
+          // O_EFT = EFT + OCT; OCT is the same on every core.
+          if (best < 0 || finish < bestFinish) {
+            best = p;
+            bestStart = start;
+            bestFinish = finish;
+          }
+        }
+        if (best < 0) {
+          int64_t freeTotal = 0;
+          for (int64_t f : freeCrossbars)
+            freeTotal += f;
+          task.op.emitError() << "no core has the " << task.crossbars
+                              << " free crossbars this compute's weights need ("
+                              << freeTotal << " crossbars are free on the chip, "
+                              << arch.matrix.xbarArrayCount << " per core)";
+          return signalPassFailure();
+        }
+        task.core = best;
+        task.start = bestStart;
+        task.finish = bestFinish;
+        freeCrossbars[best] -= task.crossbars;
+        coreFree[best] = bestFinish;
+        // The producers' cores spend the send of the data on it.
+        for (const Edge &e : task.preds) {
+          Task &pred = tasks[e.task];
+          if (pred.core != best)
+            coreFree[pred.core] += cost.localReadNs(e.bytes) +
+                                   cost.nocNs(pred.core, best, e.bytes);
+        }
+        makespan = std::max(makespan, bestFinish);
+        for (const Edge &s : task.succs)
+          if (--tasks[s.task].pendingPreds == 0)
+            ready.push(s.task);
+      }
+      Builder b(&getContext());
+      for (Task &task : tasks) {
+        task.op->setAttr(kCoreAttr, b.getI64IntegerAttr(task.core));
+        task.op->setAttr(kStartAttr, b.getF64FloatAttr(task.start));
+        task.op->setAttr(kFinishAttr, b.getF64FloatAttr(task.finish));
+      }
+      module->setAttr(kMakespanAttr, b.getF64FloatAttr(makespan));
+    }
+  }
+};
+} // namespace

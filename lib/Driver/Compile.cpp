@@ -1,0 +1,350 @@
+//===- Compile.cpp - the compile pipeline and its report ------------------===//
+
+#include "pimc/Driver/Driver.h"
+
+#include "pimc/Arch/Arch.h"
+#include "pimc/Conversion/Passes.h"
+#include "pimc/Dialect/Onnx/Transforms/Passes.h"
+#include "pimc/Dialect/Pim/Transforms/Passes.h"
+#include "pimc/Dialect/Spatial/CostAnalysis.h"
+#include "pimc/Dialect/Spatial/SpatialUtils.h"
+#include "pimc/Dialect/Spatial/Transforms/Passes.h"
+#include "pimc/Frontend/OnnxImporter.h"
+#include "pimc/InitAll.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
+#include "pimc/Target/Pimsim/CodeGen.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Timer.h"
+
+#include <chrono>
+#include <sys/resource.h>
+
+using namespace mlir;
+using namespace pimc;
+using llvm::json::Array;
+using llvm::json::Object;
+
+llvm::ArrayRef<llvm::StringRef> pimc::stageNames() {
+  static const llvm::StringRef names[] = {
+      "import",        "canonicalize",   "onnx-to-spatial", "merge",
+      "peft",          "materialize",    "communication",   "spatial-to-pim",
+      "bufferize",     "plan-memory",    "codegen"};
+  return names;
+}
+
+static llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+static int64_t peakRssBytes() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+}
+
+/// "node Gemm 'fc1'" for a location the importer made, else the location.
+static std::string describeLocation(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return "node " + name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (isa<NameLoc>(inner))
+        return describeLocation(inner);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return file.getFilename().str();
+  return "";
+}
+
+static std::string locationName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  return "";
+}
+
+namespace {
+struct IrCounts {
+  int64_t ops = 0, values = 0;
+};
+
+IrCounts countIr(ModuleOp module) {
+  IrCounts counts;
+  module.walk([&](Operation *op) {
+    ++counts.ops;
+    counts.values += op->getNumResults();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        counts.values += block.getNumArguments();
+  });
+  return counts;
+}
+
+/// Computes, lanes and tiles of the dataflow graph after merging.
+Object graphStats(ModuleOp module, const Arch &arch) {
+  int64_t computes = 0, batches = 0, lanes = 0, tiles = 0, crossbars = 0;
+  Array batchList;
+  module.walk([&](spat::ComputeOpInterface compute) {
+    ++computes;
+    lanes += compute.getLaneCount();
+    tiles += compute.getTiles().size();
+    crossbars += spat::crossbarsOf(compute, arch);
+    if (compute.getLaneCount() > 1) {
+      ++batches;
+      batchList.push_back(Object{{"node", locationName(compute.getLoc())},
+                                 {"lanes", compute.getLaneCount()}});
+    }
+  });
+  return Object{{"compute_instances", computes}, {"compute_batches", batches},
+                {"lanes", lanes},                {"weight_tiles", tiles},
+                {"crossbars", crossbars},        {"batches", std::move(batchList)}};
+}
+
+/// The PEFT placement of every compute and the schedule's length.
+Object scheduleStats(ModuleOp module, const Arch &arch) {
+  Array assignment;
+  std::set<int64_t> cores;
+  std::map<int64_t, int64_t> lanesPerCore;
+  module.walk([&](spat::ComputeOpInterface compute) {
+    auto core = compute->getAttrOfType<IntegerAttr>(spat::kCoreAttr);
+    if (!core)
+      return;
+    cores.insert(core.getInt());
+    lanesPerCore[core.getInt()] += compute.getLaneCount();
+    assignment.push_back(Object{
+        {"node", locationName(compute.getLoc())},
+        {"lanes", compute.getLaneCount()},
+        {"core", core.getInt()},
+        {"start_ns", spat::getTimeAttr(compute, spat::kStartAttr)},
+        {"finish_ns", spat::getTimeAttr(compute, spat::kFinishAttr)}});
+  });
+  int64_t maxLanes = 0;
+  for (auto [core, count] : lanesPerCore)
+    maxLanes = std::max(maxLanes, count);
+  double makespan = 0;
+  if (auto attr = module->getAttrOfType<FloatAttr>(spat::kMakespanAttr))
+    makespan = attr.getValueAsDouble();
+  return Object{{"cores_used", (int64_t)cores.size()},
+                {"critical_path_ns", makespan},
+                {"max_lanes_per_core", maxLanes},
+                {"assignment", std::move(assignment)}};
+}
+
+Object coreStatsJson(const CoreCodeStats &c) {
+  return Object{{"id", c.id},
+                {"instructions", c.instructions},
+                {"mvm", c.mvm},
+                {"vector", c.vector},
+                {"scalar", c.scalar},
+                {"setbw", c.setbw},
+                {"send", c.send},
+                {"send_bytes", c.sendBytes},
+                {"recv", c.recv},
+                {"recv_bytes", c.recvBytes},
+                {"load", c.load},
+                {"load_bytes", c.loadBytes},
+                {"store", c.store},
+                {"store_bytes", c.storeBytes},
+                {"copies", c.copies},
+                {"copy_bytes", c.copyBytes},
+                {"other", c.other},
+                {"groups", c.groups},
+                {"crossbars", c.crossbars},
+                {"memory_bytes", c.memoryBytes}};
+}
+
+std::unique_ptr<Pass> stagePass(StringRef stage, const std::string &arch) {
+  if (stage == "canonicalize")
+    return onnx::createOnnxCanonicalize();
+  if (stage == "onnx-to-spatial")
+    return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{arch});
+  if (stage == "merge")
+    return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
+  if (stage == "peft")
+    return spat::createSpatPeftSchedule(spat::SpatPeftScheduleOptions{arch});
+  if (stage == "materialize")
+    return spat::createSpatMaterializeSchedule();
+  if (stage == "communication")
+    return spat::createSpatOrderCommunication();
+  if (stage == "spatial-to-pim")
+    return createConvertSpatialToPim(ConvertSpatialToPimOptions{arch});
+  if (stage == "bufferize")
+    return pim::createPimBufferize();
+  if (stage == "plan-memory")
+    return pim::createPimPlanMemory(pim::PimPlanMemoryOptions{arch});
+  return nullptr;
+}
+} // namespace
+
+llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
+                                          const frontend::Model *preloaded) {
+  auto started = std::chrono::steady_clock::now();
+  auto elapsed = [](std::chrono::steady_clock::time_point since) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
+        .count();
+  };
+  if (!options.emitMlirAfter.empty() &&
+      !llvm::is_contained(stageNames(), options.emitMlirAfter))
+    return fail("unknown stage '" + options.emitMlirAfter + "' (stages: " +
+                llvm::join(stageNames(), ", ") + ")");
+  llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
+  if (!arch)
+    return arch.takeError();
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.disableMultithreading();
+  // Diagnostics name the model node (the importer's locations) they are about.
+  std::string diagnostics;
+  bool reportedError = false;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    // The conversion framework repeats a pattern's own error; keep the first.
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      if (reportedError && StringRef(diag.str()).starts_with("failed to legalize"))
+        return success();
+      reportedError = true;
+    }
+    llvm::raw_string_ostream os(diagnostics);
+    std::string where = describeLocation(diag.getLocation());
+    const char *severity = diag.getSeverity() == DiagnosticSeverity::Error ? "error"
+                           : diag.getSeverity() == DiagnosticSeverity::Warning
+                               ? "warning"
+                               : "note";
+    os << severity << ": " << (where.empty() ? "" : where + ": ") << diag.str()
+       << "\n";
+    return success();
+  });
+
+  Array stages;
+  auto stageStart = std::chrono::steady_clock::now();
+  auto progress = [&](StringRef stage, size_t number) {
+    if (options.progress)
+      llvm::errs() << llvm::formatv("[{0,2}/{1}] {2,-16} {3:f3} s\n", number,
+                                    stageNames().size() - 1, stage, elapsed(stageStart));
+  };
+
+  frontend::Model loadedModel;
+  const frontend::Model *model = preloaded;
+  if (!model) {
+    llvm::Expected<frontend::Model> loaded = frontend::loadModel(options.modelPath);
+    if (!loaded)
+      return loaded.takeError();
+    loadedModel = std::move(*loaded);
+    model = &loadedModel;
+  }
+  llvm::Expected<OwningOpRef<ModuleOp>> imported =
+      importOnnxModel(context, *model, options.modelPath);
+  if (!imported)
+    return fail(llvm::toString(imported.takeError()) +
+                (diagnostics.empty() ? "" : "\n" + diagnostics));
+  ModuleOp module = **imported;
+  auto recordStage = [&](StringRef stage) {
+    IrCounts counts = countIr(module);
+    stages.push_back(Object{{"name", stage},
+                            {"seconds", elapsed(stageStart)},
+                            {"ops", counts.ops},
+                            {"values", counts.values}});
+  };
+  recordStage("import");
+  progress("import", 0);
+  auto dumpIfAsked = [&](StringRef stage) {
+    if (options.emitMlirAfter == stage) {
+      module.print(llvm::outs());
+      llvm::outs() << "\n";
+      return true;
+    }
+    return false;
+  };
+  if (dumpIfAsked("import"))
+    return Object{};
+
+  Object report;
+  for (StringRef stage : stageNames().drop_front().drop_back()) {
+    stageStart = std::chrono::steady_clock::now();
+    PassManager pm(&context);
+    std::unique_ptr<Pass> pass = stagePass(stage, options.archPath);
+    if (stage == "canonicalize")
+      pm.addNestedPass<func::FuncOp>(std::move(pass));
+    else
+      pm.addPass(std::move(pass));
+    if (failed(pm.run(module)))
+      return fail("stage '" + stage + "' failed:\n" + diagnostics);
+    recordStage(stage);
+    progress(stage, stages.size() - 1);
+    if (stage == "merge")
+      report["graph"] = graphStats(module, *arch);
+    if (stage == "peft")
+      report["schedule"] = scheduleStats(module, *arch);
+    if (dumpIfAsked(stage))
+      return Object{};
+  }
+
+  stageStart = std::chrono::steady_clock::now();
+  if (options.outputDir.empty())
+    return fail("no output directory (-o)");
+  llvm::Expected<CodeGenStats> code =
+      emitPimsimArtifacts(module, *arch, {options.outputDir, options.emitJson});
+  if (!code)
+    return fail(llvm::toString(code.takeError()) +
+                (diagnostics.empty() ? "" : "\n" + diagnostics));
+  recordStage("codegen");
+  progress("codegen", stages.size() - 1);
+
+  CoreCodeStats total = code->total();
+  int64_t maxInstructions = 0, maxCore = 0, coreMemory = 0, activeCores = 0;
+  Array cores;
+  for (const CoreCodeStats &c : code->cores) {
+    if (c.instructions > maxInstructions) {
+      maxInstructions = c.instructions;
+      maxCore = c.id;
+    }
+    coreMemory += c.memoryBytes;
+    activeCores += c.instructions > 0;
+    cores.push_back(coreStatsJson(c));
+  }
+  Object instructions = coreStatsJson(total);
+  instructions.erase("id");
+  instructions.erase("memory_bytes");
+  instructions.erase("groups");
+  instructions.erase("crossbars");
+  instructions["max_per_core"] = maxInstructions;
+  instructions["max_core"] = maxCore;
+  report["instructions"] = std::move(instructions);
+  report["cores"] = std::move(cores);
+  report["memory"] = Object{
+      {"weights", code->weightCount},
+      {"weight_bytes_at_weight_bits", code->weightCount * arch->weightBits / 8},
+      {"crossbars_used", total.crossbars},
+      {"crossbars_available", arch->coreCount * arch->matrix.xbarArrayCount},
+      {"array_groups", total.groups},
+      {"global_memory_bytes", code->globalMemoryBytes},
+      {"max_core_memory_bytes", total.memoryBytes},
+      {"core_memory_bytes", coreMemory},
+      {"logical_cores", (int64_t)code->cores.size()},
+      {"active_cores", activeCores},
+      {"physical_cores", arch->coreCount},
+      {"local_memory_bytes_per_core", arch->localMemory.memorySize}};
+  report["pimc"] = "pimc 0.1";
+  report["model"] = options.modelPath;
+  report["arch"] = arch->path.empty() ? "built-in chip-144" : arch->path;
+  report["compiler"] = Object{{"wall_seconds", elapsed(started)},
+                              {"peak_rss_bytes", peakRssBytes()},
+                              {"stages", std::move(stages)}};
+  report["validation"] = Object{{"status", "not run"}};
+
+  llvm::SmallString<256> path(options.outputDir);
+  llvm::sys::path::append(path, kReportFile);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '" + path + "'");
+  os << llvm::formatv("{0:2}", llvm::json::Value(Object(report))) << "\n";
+  return report;
+}

@@ -1,0 +1,139 @@
+//===- Report.cpp - the report as text, and the stop rule -----------------===//
+
+#include "pimc/Driver/Driver.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace pimc;
+using llvm::json::Object;
+
+llvm::Expected<Object> pimc::readReport(llvm::StringRef outputDir) {
+  llvm::SmallString<256> path(outputDir);
+  if (!llvm::StringRef(path).ends_with(".json"))
+    llvm::sys::path::append(path, kReportFile);
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(), "cannot read '" + path + "'");
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'" + path + "' is not valid JSON: " +
+                                       llvm::toString(json.takeError()));
+  if (!json->getAsObject())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'" + path + "' is not a report");
+  return std::move(*json->getAsObject());
+}
+
+static double number(const Object &o, llvm::StringRef section, llvm::StringRef key) {
+  const Object *inner = o.getObject(section);
+  if (!inner)
+    return 0;
+  return inner->getNumber(key).value_or(0);
+}
+
+static int64_t count(const Object &o, llvm::StringRef section, llvm::StringRef key) {
+  return static_cast<int64_t>(number(o, section, key));
+}
+
+static std::string bytes(double value) {
+  if (value >= 1 << 20)
+    return llvm::formatv("{0:f2} MiB", value / (1 << 20)).str();
+  if (value >= 1 << 10)
+    return llvm::formatv("{0:f1} KiB", value / (1 << 10)).str();
+  return llvm::formatv("{0} B", (int64_t)value).str();
+}
+
+void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
+  os << "model            " << r.getString("model").value_or("?") << "\n";
+  os << "architecture     " << r.getString("arch").value_or("?") << "\n";
+  if (const Object *c = r.getObject("compiler")) {
+    os << llvm::formatv("compile time     {0:f3} s, peak RSS {1}\n",
+                        c->getNumber("wall_seconds").value_or(0),
+                        bytes(c->getNumber("peak_rss_bytes").value_or(0)));
+    if (const llvm::json::Array *stages = c->getArray("stages")) {
+      os << "  stage              seconds       ops    values\n";
+      for (const llvm::json::Value &v : *stages)
+        if (const Object *s = v.getAsObject())
+          os << llvm::formatv("  {0,-16} {1,9:f4} {2,9} {3,9}\n",
+                              s->getString("name").value_or(""),
+                              s->getNumber("seconds").value_or(0),
+                              s->getInteger("ops").value_or(0),
+                              s->getInteger("values").value_or(0));
+    }
+  }
+  os << llvm::formatv(
+      "graph            {0} computes ({1} batches, {2} lanes), {3} weight tiles "
+      "on {4} crossbars\n",
+      count(r, "graph", "compute_instances"), count(r, "graph", "compute_batches"),
+      count(r, "graph", "lanes"), count(r, "graph", "weight_tiles"),
+      count(r, "graph", "crossbars"));
+  os << llvm::formatv("schedule         {0} cores, estimated critical path {1:f3} us\n",
+                      count(r, "schedule", "cores_used"),
+                      number(r, "schedule", "critical_path_ns") / 1000);
+  auto inst = [&](llvm::StringRef key) { return count(r, "instructions", key); };
+  os << llvm::formatv("instructions     {0} in all, at most {1} on core {2}\n",
+                      inst("instructions"), inst("max_per_core"), inst("max_core"));
+  os << llvm::formatv("  mvm {0}, vector {1}, scalar {2}, setbw {3}\n", inst("mvm"),
+                      inst("vector"), inst("scalar"), inst("setbw"));
+  os << llvm::formatv("  send {0} ({1}), recv {2} ({3})\n", inst("send"),
+                      bytes(inst("send_bytes")), inst("recv"), bytes(inst("recv_bytes")));
+  os << llvm::formatv("  ld {0} ({1}), st {2} ({3}), copies {4} ({5})\n", inst("load"),
+                      bytes(inst("load_bytes")), inst("store"),
+                      bytes(inst("store_bytes")), inst("copies"),
+                      bytes(inst("copy_bytes")));
+  os << llvm::formatv("memory           {0} weights on {1} of {2} crossbars, global "
+                      "memory {3}, largest core memory {4}\n",
+                      count(r, "memory", "weights"), count(r, "memory", "crossbars_used"),
+                      count(r, "memory", "crossbars_available"),
+                      bytes(number(r, "memory", "global_memory_bytes")),
+                      bytes(number(r, "memory", "max_core_memory_bytes")));
+  if (const Object *v = r.getObject("validation"))
+    os << "validation       " << v->getString("status").value_or("not run") << "\n";
+}
+
+int pimc::compareReports(const Object &before, const Object &after,
+                         llvm::raw_ostream &os) {
+  struct Proxy {
+    const char *section, *key;
+    bool runtime; // a runtime proxy: it must not get worse
+  };
+  static const Proxy proxies[] = {
+      {"compiler", "wall_seconds", false},
+      {"compiler", "peak_rss_bytes", false},
+      {"graph", "compute_instances", false},
+      {"graph", "lanes", true},
+      {"schedule", "cores_used", false},
+      {"schedule", "critical_path_ns", true},
+      {"instructions", "mvm", true},
+      {"instructions", "vector", true},
+      {"instructions", "send", true},
+      {"instructions", "send_bytes", true},
+      {"instructions", "recv", true},
+      {"instructions", "recv_bytes", true},
+      {"instructions", "load_bytes", true},
+      {"instructions", "store_bytes", true},
+      {"instructions", "instructions", true},
+      {"instructions", "max_per_core", true},
+      {"instructions", "copies", true},
+      {"instructions", "copy_bytes", true},
+      {"memory", "weights", false},
+      {"memory", "global_memory_bytes", false},
+      {"memory", "max_core_memory_bytes", false},
+  };
+  int worse = 0;
+  os << llvm::formatv("{0,-34} {1,16} {2,16}\n", "proxy", "before", "after");
+  for (const Proxy &p : proxies) {
+    double a = number(before, p.section, p.key), b = number(after, p.section, p.key);
+    // Fewer lanes is less parallelism; for everything else, less is better.
+    bool isWorse = p.runtime && (llvm::StringRef(p.key) == "lanes" ? b < a : b > a);
+    worse += isWorse;
+    os << llvm::formatv("{0,-34} {1,16} {2,16}{3}\n",
+                        (llvm::Twine(p.section) + "." + p.key).str(), a, b,
+                        isWorse ? "  WORSE" : "");
+  }
+  return worse;
+}

@@ -1,0 +1,173 @@
+//===- Validate.cpp - compile, simulate, compare --------------------------===//
+
+#include "pimc/Driver/Driver.h"
+#include "pimc/Reference/Reference.h"
+#include "pimc/Simulator/Simulator.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+using namespace pimc;
+using namespace pimc::frontend;
+
+static std::string join(llvm::StringRef a, llvm::StringRef b) {
+  llvm::SmallString<256> path(a);
+  llvm::sys::path::append(path, b);
+  return path.str().str();
+}
+
+llvm::Expected<std::vector<TensorData>> pimc::readInputs(llvm::StringRef directory,
+                                                         size_t count) {
+  std::vector<TensorData> inputs;
+  for (size_t k = 0; k < count; ++k) {
+    llvm::Expected<TensorData> tensor =
+        readTensorFile(join(directory, llvm::formatv("input_{0}.pb", k).str()));
+    if (!tensor)
+      return tensor.takeError();
+    inputs.push_back(std::move(*tensor));
+  }
+  return inputs;
+}
+
+/// The test_data_set_N directories of a case, in order.
+static std::vector<std::string> dataSets(llvm::StringRef casePath) {
+  std::vector<std::string> sets;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(casePath, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::sys::path::filename(it->path()).starts_with("test_data_set_"))
+      sets.push_back(it->path());
+  llvm::sort(sets);
+  return sets;
+}
+
+static std::string summary(const ref::Comparison &c) {
+  return llvm::formatv("max abs error {0:e2}, max rel error {1:e2}", c.maxAbsError,
+                       c.maxRelError)
+      .str();
+}
+
+llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
+                                        llvm::raw_ostream &os) {
+  std::string modelPath = join(options.casePath, "model.onnx");
+  std::vector<std::string> sets = dataSets(options.casePath);
+  if (sets.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'" + options.casePath +
+                                       "' has no test_data_set_N directories");
+  std::string outputDir = options.outputDir;
+  if (outputDir.empty()) {
+    llvm::SmallString<256> temp;
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("pimc-validate", temp))
+      return llvm::createStringError(ec, "cannot create a temporary directory");
+    outputDir = temp.str().str();
+  }
+  bool allMatch = true;
+  for (const std::string &set : sets) {
+    os << "data set " << llvm::sys::path::filename(set) << "\n";
+    // Operands pimc needs as constants are bound from the data set.
+    auto binder = [&](const ValueInfo &input, unsigned index,
+                      const Node &user) -> llvm::Expected<std::optional<TensorData>> {
+      llvm::Expected<TensorData> tensor =
+          readTensorFile(join(set, llvm::formatv("input_{0}.pb", index).str()));
+      if (!tensor)
+        return tensor.takeError();
+      os << "  binding input '" << input.name << "' (" << user.describe()
+         << ") as an initializer: pimc programs weights into the crossbars "
+            "before inference\n";
+      return std::optional<TensorData>(std::move(*tensor));
+    };
+    llvm::Expected<Model> model = loadModel(modelPath, binder);
+    if (!model)
+      return model.takeError();
+    // Compiled first: a model pimc cannot compile is the error to report.
+    CompileOptions compile;
+    compile.modelPath = modelPath;
+    compile.archPath = options.archPath;
+    compile.outputDir = outputDir;
+    compile.progress = options.progress;
+    llvm::Expected<llvm::json::Object> report = compileModel(compile, &*model);
+    if (!report)
+      return report.takeError();
+    // The remaining inputs, read by their declared position.
+    std::vector<TensorData> inputs;
+    for (const ValueInfo &input : model->graph.inputs) {
+      auto position = llvm::find(model->graph.declaredInputs, input.name) -
+                      model->graph.declaredInputs.begin();
+      llvm::Expected<TensorData> tensor =
+          readTensorFile(join(set, llvm::formatv("input_{0}.pb", position).str()));
+      if (!tensor)
+        return tensor.takeError();
+      inputs.push_back(std::move(*tensor));
+    }
+    std::vector<ref::Tensor> expected;
+    for (size_t k = 0; k < model->graph.outputs.size(); ++k) {
+      llvm::Expected<TensorData> tensor =
+          readTensorFile(join(set, llvm::formatv("output_{0}.pb", k).str()));
+      if (!tensor)
+        return tensor.takeError();
+      if (tensor->dataType != kFloat)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "expected output " + llvm::Twine(k) +
+                                           " is not a float tensor");
+      expected.push_back(ref::Tensor::fromData(*tensor));
+    }
+
+    // The reference interpreter, as a check of the expected outputs' meaning.
+    std::vector<ref::Tensor> refInputs;
+    for (const TensorData &t : inputs) {
+      if (t.dataType != kFloat)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "input '" + t.name + "' is not a float tensor");
+      refInputs.push_back(ref::Tensor::fromData(t));
+    }
+    llvm::Expected<std::vector<ref::Tensor>> reference = ref::run(*model, refInputs);
+    if (!reference)
+      return reference.takeError();
+    for (size_t k = 0; k < expected.size(); ++k) {
+      ref::Comparison c = ref::compare((*reference)[k], expected[k], 1e-4, 1e-5);
+      os << "  reference interpreter, output " << k << ": "
+         << (c.match ? "match" : "MISMATCH") << " (" << summary(c) << ")\n";
+      if (!c.match)
+        allMatch = false;
+    }
+
+    llvm::Expected<sim::Result> result = sim::simulate(outputDir, inputs);
+    if (!result)
+      return result.takeError();
+    if (result->outputs.size() != expected.size())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "the program has a different number of outputs");
+    bool setMatch = true;
+    for (size_t k = 0; k < expected.size(); ++k) {
+      ref::Comparison c = ref::compare(ref::Tensor::fromData(result->outputs[k]),
+                                       expected[k], options.rtol, options.atol);
+      os << "  compiled + simulated, output " << k << ": "
+         << (c.match ? "match" : "MISMATCH") << " (" << summary(c) << ")";
+      if (!c.match)
+        os << ": " << c.message;
+      os << "\n";
+      setMatch &= c.match;
+    }
+    os << llvm::formatv("  {0} instructions executed on {1} cores\n", result->executed,
+                        result->cores.size());
+    allMatch &= setMatch;
+    // Record the outcome in the report of the compiled program.
+    (*report)["validation"] = llvm::json::Object{
+        {"status", setMatch ? "match" : "mismatch"},
+        {"rtol", options.rtol},
+        {"atol", options.atol},
+        {"data_set", llvm::sys::path::filename(set).str()},
+        {"instructions_executed", (int64_t)result->executed}};
+    std::error_code ec;
+    llvm::raw_fd_ostream reportFile(join(outputDir, kReportFile), ec,
+                                    llvm::sys::fs::OF_Text);
+    if (!ec)
+      reportFile << llvm::formatv("{0:2}", llvm::json::Value(std::move(*report)))
+                 << "\n";
+  }
+  os << (allMatch ? "PASS" : "FAIL") << " " << options.casePath << "\n";
+  return allMatch;
+}

@@ -1,0 +1,427 @@
+//===- OnnxImporter.cpp - ONNX model to the onnx dialect ------------------===//
+//
+// Each ONNX node becomes one onnx dialect op whose result types come from
+// ONNX shape inference. Initializers become constants that view the parsed
+// protobuf's memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pimc/Frontend/OnnxImporter.h"
+#include "pimc/Dialect/Onnx/OnnxDialect.h"
+#include "pimc/Support/Constants.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace pimc;
+using namespace pimc::frontend;
+using llvm::formatv;
+
+namespace {
+class Importer {
+public:
+  Importer(MLIRContext &context, const Model &model, StringRef path)
+      : context(context), model(model), path(path), builder(&context) {}
+
+  llvm::Expected<OwningOpRef<ModuleOp>> run();
+
+private:
+  llvm::Error fail(const Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  }
+  llvm::Error failAt(const Node &node, const Twine &message) {
+    return fail("node " + node.describe() + ": " + message);
+  }
+
+  llvm::Expected<RankedTensorType> tensorType(const ValueInfo &info,
+                                              StringRef what);
+  llvm::Expected<RankedTensorType> resultType(const Node &node, unsigned index);
+  /// A constant of `tensor`; its f32 data is copied when `owned`, viewed in
+  /// the model's protobuf otherwise.
+  llvm::Expected<Value> constant(const TensorData &tensor, Location loc,
+                                 bool owned = false);
+  llvm::Expected<Value> input(const Node &node, unsigned index);
+  /// The operand if it is given, a null Value if it is omitted.
+  llvm::Expected<Value> optionalInput(const Node &node, unsigned index);
+  llvm::Error importNode(const Node &node);
+  Location locationOf(const Node &node);
+
+  int64_t intAttr(const Node &node, StringRef name, int64_t fallback) {
+    const frontend::Attribute *attr = node.attribute(name);
+    return attr && attr->kind == frontend::Attribute::Int ? attr->i : fallback;
+  }
+  float floatAttr(const Node &node, StringRef name, float fallback) {
+    const frontend::Attribute *attr = node.attribute(name);
+    return attr && attr->kind == frontend::Attribute::Float ? attr->f : fallback;
+  }
+
+  MLIRContext &context;
+  const Model &model;
+  StringRef path;
+  OpBuilder builder;
+  llvm::StringMap<Value> values;
+  llvm::StringMap<const TensorData *> initializers;
+};
+} // namespace
+
+llvm::Expected<RankedTensorType> Importer::tensorType(const ValueInfo &info,
+                                                      StringRef what) {
+  if (!info.isTensor)
+    return fail(formatv("{0} '{1}' is not a tensor (sequences, maps and "
+                        "optionals are not supported)",
+                        what, info.name));
+  if (!info.hasShape)
+    return fail(formatv("{0} '{1}' has no known shape; pimc needs static shapes",
+                        what, info.name));
+  for (size_t d = 0; d < info.dims.size(); ++d)
+    if (info.dims[d] < 0) {
+      std::string symbol = info.dimParams[d].empty()
+                               ? std::string("unknown")
+                               : "'" + info.dimParams[d] + "'";
+      return fail(formatv("{0} '{1}' has a dynamic dimension {2} ({3}); pimc "
+                          "needs static shapes (export the model with fixed "
+                          "input sizes)",
+                          what, info.name, d, symbol));
+    }
+  Type element;
+  if (info.elementType == kFloat)
+    element = builder.getF32Type();
+  else if (info.elementType == kInt64)
+    element = builder.getI64Type();
+  else
+    return fail(formatv("{0} '{1}' has element type {2}; pimc supports float "
+                        "tensors (and int64 shapes)",
+                        what, info.name, dataTypeName(info.elementType)));
+  return RankedTensorType::get(info.dims, element);
+}
+
+llvm::Expected<RankedTensorType> Importer::resultType(const Node &node,
+                                                      unsigned index) {
+  const std::string &name = node.outputs[index];
+  auto it = model.graph.valueInfo.find(name);
+  if (it == model.graph.valueInfo.end())
+    return failAt(node, formatv("ONNX shape inference found no type for output "
+                                "'{0}'",
+                                name));
+  llvm::Expected<RankedTensorType> type = tensorType(it->second, "value");
+  if (!type)
+    return failAt(node, llvm::toString(type.takeError()));
+  return type;
+}
+
+Location Importer::locationOf(const Node &node) {
+  return NameLoc::get(builder.getStringAttr(node.describe()),
+                      FileLineColLoc::get(&context, path, 0, 0));
+}
+
+llvm::Expected<Value> Importer::constant(const TensorData &tensor, Location loc,
+                                         bool owned) {
+  Type element;
+  if (tensor.dataType == kFloat)
+    element = builder.getF32Type();
+  else if (tensor.dataType == kInt64 || tensor.dataType == kInt32)
+    element = builder.getI64Type();
+  else
+    return fail(formatv("constant '{0}' has element type {1}; pimc supports "
+                        "float tensors (and int64 shapes)",
+                        tensor.name, dataTypeName(tensor.dataType)));
+  auto type = RankedTensorType::get(tensor.dims, element);
+  ElementsAttr value;
+  if (element.isF32() && owned)
+    value = makeFloatConstant(type, tensor.ownedFloats, tensor.name);
+  else if (element.isF32())
+    value = viewFloatConstant(type, tensor.floats, tensor.name, model.storage);
+  else
+    value = DenseElementsAttr::get(type, ArrayRef<int64_t>(tensor.ints));
+  return builder.create<onnx::ConstantOp>(loc, type, value).getResult();
+}
+
+llvm::Expected<Value> Importer::optionalInput(const Node &node, unsigned index) {
+  if (index >= node.inputs.size() || node.inputs[index].empty())
+    return Value();
+  const std::string &name = node.inputs[index];
+  if (Value value = values.lookup(name))
+    return value;
+  if (const TensorData *init = initializers.lookup(name)) {
+    llvm::Expected<Value> value =
+        constant(*init, NameLoc::get(builder.getStringAttr(name)));
+    if (!value)
+      return value.takeError();
+    values[name] = *value;
+    return *value;
+  }
+  return failAt(node, formatv("input '{0}' is not produced by any earlier node "
+                              "(the graph is not topologically sorted)",
+                              name));
+}
+
+llvm::Expected<Value> Importer::input(const Node &node, unsigned index) {
+  llvm::Expected<Value> value = optionalInput(node, index);
+  if (value && !*value)
+    return failAt(node, formatv("input {0} is required", index));
+  return value;
+}
+
+llvm::Error Importer::importNode(const Node &node) {
+  Location loc = locationOf(node);
+  if (!node.domain.empty() && node.domain != "ai.onnx")
+    return failAt(node, formatv("operators of domain '{0}' are not supported",
+                                node.domain));
+  // Operands pimc programs into crossbars or folds must be constants.
+  for (unsigned operand : constantOperandIndices(node.opType)) {
+    if (operand >= node.inputs.size() || node.inputs[operand].empty())
+      continue;
+    const std::string &name = node.inputs[operand];
+    Value value = values.lookup(name);
+    if (!initializers.count(name) &&
+        !(value && value.getDefiningOp<onnx::ConstantOp>()))
+      return failAt(node, formatv("input {0} ('{1}') must be a constant (an "
+                                  "initializer or a Constant node): pimc programs "
+                                  "weights into crossbars before inference",
+                                  operand, name));
+  }
+
+  auto results = [&](unsigned count) -> llvm::Expected<SmallVector<Type>> {
+    SmallVector<Type> types;
+    for (unsigned i = 0; i < count; ++i) {
+      llvm::Expected<RankedTensorType> type = resultType(node, i);
+      if (!type)
+        return type.takeError();
+      types.push_back(*type);
+    }
+    return types;
+  };
+  auto define = [&](Operation *op) {
+    for (auto [name, result] : llvm::zip(node.outputs, op->getResults()))
+      values[name] = result;
+  };
+  auto operands = [&](unsigned count) -> llvm::Expected<SmallVector<Value>> {
+    SmallVector<Value> list;
+    for (unsigned i = 0; i < count; ++i) {
+      llvm::Expected<Value> value = input(node, i);
+      if (!value)
+        return value.takeError();
+      list.push_back(*value);
+    }
+    return list;
+  };
+  auto checkFloat = [&](ValueRange list) -> llvm::Error {
+    for (Value v : list)
+      if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
+        return failAt(node, "expects float tensors");
+    return llvm::Error::success();
+  };
+
+  const std::string &op = node.opType;
+  if (op == "Constant") {
+    // The data of a Constant node lives in the node's attribute; it is copied
+    // into the constant rather than viewed.
+    TensorData tensor;
+    if (const frontend::Attribute *attr = node.attribute("value"); attr && attr->tensor) {
+      tensor = *attr->tensor;
+      if (tensor.dataType == kFloat)
+        tensor.setFloats(std::vector<float>(tensor.floats.begin(), tensor.floats.end()));
+    } else if (const frontend::Attribute *attr = node.attribute("value_float")) {
+      tensor.setFloats({attr->f});
+    } else if (const frontend::Attribute *attr = node.attribute("value_floats")) {
+      tensor.dims = {(int64_t)attr->floats.size()};
+      tensor.setFloats(attr->floats);
+    } else if (const frontend::Attribute *attr = node.attribute("value_int")) {
+      tensor.dataType = kInt64;
+      tensor.ints = {attr->i};
+    } else if (const frontend::Attribute *attr = node.attribute("value_ints")) {
+      tensor.dataType = kInt64;
+      tensor.dims = {(int64_t)attr->ints.size()};
+      tensor.ints = attr->ints;
+    } else {
+      return failAt(node, "only tensor, float and int values of Constant are "
+                          "supported");
+    }
+    tensor.name = node.outputs[0];
+    llvm::Expected<Value> value = constant(tensor, loc, /*owned=*/true);
+    if (!value)
+      return failAt(node, llvm::toString(value.takeError()));
+    values[node.outputs[0]] = *value;
+    return llvm::Error::success();
+  }
+
+  // Every other operator produces float tensors typed by shape inference.
+  if (op == "Gemm") {
+    llvm::Expected<SmallVector<Value>> ab = operands(2);
+    if (!ab)
+      return ab.takeError();
+    llvm::Expected<Value> c = optionalInput(node, 2);
+    if (!c)
+      return c.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(1);
+    if (!types)
+      return types.takeError();
+    SmallVector<Value> all = *ab;
+    if (*c)
+      all.push_back(*c);
+    if (llvm::Error e = checkFloat(all))
+      return e;
+    auto gemm = builder.create<onnx::GemmOp>(
+        loc, (*types)[0], (*ab)[0], (*ab)[1], *c,
+        builder.getF32FloatAttr(floatAttr(node, "alpha", 1.0f)),
+        builder.getF32FloatAttr(floatAttr(node, "beta", 1.0f)),
+        builder.getI64IntegerAttr(intAttr(node, "transA", 0)),
+        builder.getI64IntegerAttr(intAttr(node, "transB", 0)));
+    define(gemm);
+    return llvm::Error::success();
+  }
+
+  using Build = std::function<Operation *(Type, ArrayRef<Value>)>;
+  struct Simple {
+    unsigned inputs;
+    Build build;
+  };
+  const std::map<std::string, Simple> simple = {
+      {"MatMul", {2, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::MatMulOp>(loc, t, v[0], v[1]);
+       }}},
+      {"Add", {2, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::AddOp>(loc, t, v[0], v[1]);
+       }}},
+      {"Relu", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::ReluOp>(loc, t, v[0]);
+       }}},
+      {"Sigmoid", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::SigmoidOp>(loc, t, v[0]);
+       }}},
+      {"Tanh", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::TanhOp>(loc, t, v[0]);
+       }}},
+      {"Identity", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::IdentityOp>(loc, t, v[0]);
+       }}},
+      {"Flatten", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::FlattenOp>(
+             loc, t, v[0], builder.getI64IntegerAttr(intAttr(node, "axis", 1)));
+       }}},
+      {"Reshape", {2, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::ReshapeOp>(
+             loc, t, v[0], v[1],
+             builder.getI64IntegerAttr(intAttr(node, "allowzero", 0)));
+       }}},
+      {"Transpose", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         int64_t rank = cast<RankedTensorType>(v[0].getType()).getRank();
+         SmallVector<int64_t> perm;
+         if (const frontend::Attribute *attr = node.attribute("perm"))
+           perm.assign(attr->ints.begin(), attr->ints.end());
+         else
+           for (int64_t d = rank - 1; d >= 0; --d)
+             perm.push_back(d);
+         return builder.create<onnx::TransposeOp>(loc, t, v[0],
+                                                  builder.getDenseI64ArrayAttr(perm));
+       }}},
+  };
+  // Dropout at inference is its input; its mask output is not supported.
+  if (op == "Dropout") {
+    if (node.outputs.size() > 1 && !node.outputs[1].empty())
+      return failAt(node, "the mask output of Dropout is not supported");
+    llvm::Expected<SmallVector<Value>> in = operands(1);
+    if (!in)
+      return in.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(1);
+    if (!types)
+      return types.takeError();
+    define(builder.create<onnx::IdentityOp>(loc, (*types)[0], (*in)[0]));
+    return llvm::Error::success();
+  }
+  auto it = simple.find(op);
+  if (it == simple.end())
+    return failAt(node, formatv("operator {0} is not supported (pimc supports "
+                                "Gemm, MatMul, Add, Relu, Sigmoid, Tanh, Flatten, "
+                                "Reshape, Transpose, Identity, Dropout, Constant)",
+                                op));
+  llvm::Expected<SmallVector<Value>> in = operands(it->second.inputs);
+  if (!in)
+    return in.takeError();
+  llvm::Expected<SmallVector<Type>> types = results(1);
+  if (!types)
+    return types.takeError();
+  if (node.outputs.size() != 1)
+    return failAt(node, "expects exactly one output");
+  if (llvm::Error e = checkFloat(op == "Reshape" ? ArrayRef<Value>(*in).take_front()
+                                                 : ArrayRef<Value>(*in)))
+    return e;
+  if (!cast<RankedTensorType>((*types)[0]).getElementType().isF32())
+    return failAt(node, "expects a float result");
+  define(it->second.build((*types)[0], *in));
+  return llvm::Error::success();
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
+  if (model.opsetVersion < kMinOpset || model.opsetVersion > kMaxOpset)
+    return fail(formatv("'{0}' uses opset {1}; pimc accepts opsets {2} to {3}",
+                        path, model.opsetVersion, kMinOpset, kMaxOpset));
+  const Graph &graph = model.graph;
+  for (const TensorData &init : graph.initializers)
+    initializers[init.name] = &init;
+
+  SmallVector<Type> inputTypes, outputTypes;
+  for (const ValueInfo &input : graph.inputs) {
+    llvm::Expected<RankedTensorType> type = tensorType(input, "graph input");
+    if (!type)
+      return type.takeError();
+    if (!type->getElementType().isF32())
+      return fail(formatv("graph input '{0}' must be a float tensor", input.name));
+    inputTypes.push_back(*type);
+  }
+  if (graph.outputs.empty())
+    return fail(formatv("'{0}' has no graph outputs", path));
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(FileLineColLoc::get(&context, path, 0, 0));
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = builder.create<func::FuncOp>(module->getLoc(), "main_graph",
+                                           builder.getFunctionType(inputTypes, {}));
+  Block *entry = func.addEntryBlock();
+  for (auto [index, input] : llvm::enumerate(graph.inputs)) {
+    values[input.name] = entry->getArgument(index);
+    func.setArgAttr(index, "onnx.name", builder.getStringAttr(input.name));
+  }
+  builder.setInsertionPointToEnd(entry);
+  for (const Node &node : graph.nodes)
+    if (llvm::Error e = importNode(node))
+      return std::move(e);
+
+  SmallVector<Value> results;
+  for (const ValueInfo &output : graph.outputs) {
+    Value value = values.lookup(output.name);
+    if (!value) {
+      if (const TensorData *init = initializers.lookup(output.name)) {
+        llvm::Expected<Value> c = constant(*init, func.getLoc());
+        if (!c)
+          return c.takeError();
+        value = *c;
+      } else {
+        return fail(formatv("graph output '{0}' is produced by no node", output.name));
+      }
+    }
+    if (!cast<RankedTensorType>(value.getType()).getElementType().isF32())
+      return fail(formatv("graph output '{0}' must be a float tensor", output.name));
+    results.push_back(value);
+    outputTypes.push_back(value.getType());
+  }
+  builder.create<func::ReturnOp>(func.getLoc(), results);
+  func.setFunctionType(builder.getFunctionType(inputTypes, outputTypes));
+  for (auto [index, output] : llvm::enumerate(graph.outputs))
+    func.setResultAttr(index, "onnx.name", builder.getStringAttr(output.name));
+  if (failed(verify(*module)))
+    return fail(formatv("'{0}': the imported graph does not verify (see the "
+                        "diagnostics above)",
+                        path));
+  return module;
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+pimc::importOnnxModel(MLIRContext &context, const Model &model, StringRef path) {
+  context.loadDialect<onnx::OnnxDialect, func::FuncDialect>();
+  return Importer(context, model, path).run();
+}

@@ -1,0 +1,392 @@
+//===- Interpreter.cpp - run an ONNX graph on the reference kernels -------===//
+//
+// Walks the nodes in order (ONNX keeps them topologically sorted). Float
+// values are ref::Tensors; integer values (Reshape shapes, int64 constants)
+// live in a second environment because ref::Tensor is f32 only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pimc/Reference/Reference.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cassert>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+using namespace pimc;
+using namespace pimc::ref;
+using frontend::Attribute;
+using frontend::Node;
+using llvm::formatv;
+
+static llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+static int64_t intAttr(const Node &node, llvm::StringRef name, int64_t dflt) {
+  const Attribute *attr = node.attribute(name);
+  return attr ? attr->i : dflt;
+}
+
+static float floatAttr(const Node &node, llvm::StringRef name, float dflt) {
+  const Attribute *attr = node.attribute(name);
+  return attr ? attr->f : dflt;
+}
+
+namespace {
+struct IntTensor {
+  std::vector<int64_t> shape;
+  std::vector<int64_t> data;
+};
+
+struct Arity {
+  unsigned minInputs, maxInputs, maxOutputs;
+};
+
+/// Every operator the interpreter runs. Inputs past minInputs are optional.
+const std::map<std::string, Arity, std::less<>> kOperators = {
+    {"Add", {2, 2, 1}},     {"Constant", {0, 0, 1}}, {"Dropout", {1, 3, 2}},
+    {"Flatten", {1, 1, 1}}, {"Gemm", {2, 3, 1}},     {"Identity", {1, 1, 1}},
+    {"MatMul", {2, 2, 1}},  {"Relu", {1, 1, 1}},     {"Reshape", {2, 2, 1}},
+    {"Sigmoid", {1, 1, 1}}, {"Tanh", {1, 1, 1}},     {"Transpose", {1, 1, 1}}};
+
+class Interpreter {
+public:
+  void bind(const std::string &name, Tensor value);
+  void bind(const std::string &name, IntTensor value);
+  /// Binds an initializer or a Constant's value. Types neither environment
+  /// holds are only recorded, so that a use can say what it got.
+  void bind(const std::string &name, const frontend::TensorData &tensor);
+  /// Runs `node`; errors name it.
+  llvm::Error execute(const Node &node);
+  /// Graph output `name`.
+  llvm::Expected<Tensor> output(const std::string &name) const;
+
+private:
+  llvm::Error evaluate(const Node &node);
+  llvm::Error evaluateConstant(const Node &node);
+  llvm::Expected<Tensor> compute(const Node &node, const Tensor &x);
+  llvm::Expected<Tensor> transposeNode(const Node &node, const Tensor &x);
+  /// Input `i` as a float tensor; null for an omitted `optional` input.
+  llvm::Expected<const Tensor *> floatInput(const Node &node, unsigned i,
+                                            bool optional = false);
+  llvm::Expected<const IntTensor *> intInput(const Node &node, unsigned i);
+  llvm::Error inputError(const Node &node, unsigned i, llvm::StringRef need);
+
+  std::map<std::string, Tensor> floats;
+  std::map<std::string, IntTensor> ints;
+  std::map<std::string, int32_t> types; // of every value bound so far
+};
+} // namespace
+
+void Interpreter::bind(const std::string &name, Tensor value) {
+  floats[name] = std::move(value);
+  types[name] = frontend::kFloat;
+}
+
+void Interpreter::bind(const std::string &name, IntTensor value) {
+  ints[name] = std::move(value);
+  types[name] = frontend::kInt64;
+}
+
+void Interpreter::bind(const std::string &name,
+                       const frontend::TensorData &tensor) {
+  switch (tensor.dataType) {
+  case frontend::kFloat:
+    bind(name, Tensor::fromData(tensor));
+    break;
+  case frontend::kInt64:
+  case frontend::kInt32:
+    bind(name, IntTensor{tensor.dims, tensor.ints});
+    break;
+  default:
+    break;
+  }
+  types[name] = tensor.dataType;
+}
+
+llvm::Error Interpreter::inputError(const Node &node, unsigned i,
+                                    llvm::StringRef need) {
+  const std::string &name = node.inputs[i];
+  if (name.empty())
+    return fail(formatv("input {0} is required but omitted", i));
+  auto type = types.find(name);
+  if (type == types.end())
+    return fail(
+        formatv("input {0} ('{1}') is not defined before its use", i, name));
+  return fail(formatv("input {0} ('{1}') is {2}, but {3} is needed", i, name,
+                      frontend::dataTypeName(type->second), need));
+}
+
+llvm::Expected<const Tensor *>
+Interpreter::floatInput(const Node &node, unsigned i, bool optional) {
+  if (optional && (i >= node.inputs.size() || node.inputs[i].empty()))
+    return nullptr;
+  auto it = floats.find(node.inputs[i]);
+  if (it == floats.end())
+    return inputError(node, i, "float");
+  return &it->second;
+}
+
+llvm::Expected<const IntTensor *> Interpreter::intInput(const Node &node,
+                                                        unsigned i) {
+  auto it = ints.find(node.inputs[i]);
+  if (it == ints.end())
+    return inputError(node, i, "int64");
+  return &it->second;
+}
+
+llvm::Error Interpreter::execute(const Node &node) {
+  if (llvm::Error error = evaluate(node))
+    return fail(node.describe() + ": " + llvm::toString(std::move(error)));
+  return llvm::Error::success();
+}
+
+llvm::Error Interpreter::evaluate(const Node &node) {
+  if (!node.domain.empty() && node.domain != "ai.onnx")
+    return fail(
+        formatv("operators of domain '{0}' are unsupported", node.domain));
+  auto op = kOperators.find(node.opType);
+  if (op == kOperators.end())
+    return fail("unsupported operator");
+  const Arity &arity = op->second;
+  if (node.inputs.size() < arity.minInputs ||
+      node.inputs.size() > arity.maxInputs)
+    return fail(formatv("takes {0} to {1} inputs, got {2}", arity.minInputs,
+                        arity.maxInputs, node.inputs.size()));
+  if (node.outputs.empty() || node.outputs.size() > arity.maxOutputs)
+    return fail(formatv("has {0} outputs, at most {1} are supported",
+                        node.outputs.size(), arity.maxOutputs));
+  if (node.opType == "Constant")
+    return evaluateConstant(node);
+  // Identity also forwards integer values, such as Reshape shapes.
+  if (node.opType == "Identity" && ints.count(node.inputs[0])) {
+    bind(node.outputs[0], ints.at(node.inputs[0]));
+    return llvm::Error::success();
+  }
+  if (node.opType == "Dropout") {
+    if (node.outputs.size() > 1 && !node.outputs[1].empty())
+      return fail("the mask output is unsupported: the reference interpreter "
+                  "runs inference only");
+    // Bool tensors carry no values here, so even a constant false is refused.
+    if (node.inputs.size() > 2 && !node.inputs[2].empty())
+      return fail("the training_mode input is unsupported: the reference "
+                  "interpreter runs inference only");
+  }
+  llvm::Expected<const Tensor *> x = floatInput(node, 0);
+  if (!x)
+    return x.takeError();
+  llvm::Expected<Tensor> result = compute(node, **x);
+  if (!result)
+    return result.takeError();
+  bind(node.outputs[0], std::move(*result));
+  return llvm::Error::success();
+}
+
+llvm::Error Interpreter::evaluateConstant(const Node &node) {
+  if (node.attributes.size() != 1)
+    return fail("a Constant needs exactly one value attribute");
+  const Attribute &attr = node.attributes[0];
+  const std::string &out = node.outputs[0];
+  if (attr.name == "value" && attr.kind == Attribute::Tensor)
+    bind(out, *attr.tensor);
+  else if (attr.name == "value_float")
+    bind(out, Tensor({}, {attr.f}));
+  else if (attr.name == "value_floats")
+    bind(out, Tensor({(int64_t)attr.floats.size()}, attr.floats));
+  else if (attr.name == "value_int")
+    bind(out, IntTensor{{}, {attr.i}});
+  else if (attr.name == "value_ints")
+    bind(out, IntTensor{{(int64_t)attr.ints.size()}, attr.ints});
+  else
+    return fail(formatv("attribute '{0}' is unsupported", attr.name));
+  return llvm::Error::success();
+}
+
+llvm::Expected<Tensor> Interpreter::transposeNode(const Node &node,
+                                                  const Tensor &x) {
+  size_t rank = x.shape.size();
+  std::vector<int64_t> perm(rank);
+  if (const Attribute *attr = node.attribute("perm"))
+    perm = attr->ints;
+  else
+    std::iota(perm.rbegin(), perm.rend(), 0);
+  std::vector<bool> seen(rank);
+  bool valid = perm.size() == rank;
+  for (int64_t axis : perm) {
+    valid = valid && axis >= 0 && axis < (int64_t)rank && !seen[axis];
+    if (valid)
+      seen[axis] = true;
+  }
+  if (!valid)
+    return fail(formatv("perm [{0:$[, ]}] is not a permutation of {1} axes",
+                        llvm::make_range(perm.begin(), perm.end()), rank));
+  return transpose(x, perm);
+}
+
+/// The float result of every operator but Constant.
+llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
+  llvm::StringRef op = node.opType;
+  if (op == "Relu")
+    return relu(x);
+  if (op == "Sigmoid")
+    return sigmoid(x);
+  if (op == "Tanh")
+    return tanh(x);
+  // Inference-mode Dropout is the identity; its ratio does not matter.
+  if (op == "Identity" || op == "Dropout")
+    return x;
+  if (op == "Flatten")
+    return flatten(x, intAttr(node, "axis", 1));
+  if (op == "Transpose")
+    return transposeNode(node, x);
+  if (op == "Reshape") {
+    llvm::Expected<const IntTensor *> shape = intInput(node, 1);
+    if (!shape)
+      return shape.takeError();
+    if ((*shape)->shape.size() != 1)
+      return fail(formatv("the shape input must be 1-D, it has rank {0}",
+                          (*shape)->shape.size()));
+    llvm::Expected<std::vector<int64_t>> target = reshapeTarget(
+        x.shape, (*shape)->data, intAttr(node, "allowzero", 0) != 0);
+    if (!target)
+      return target.takeError();
+    return reshape(x, std::move(*target));
+  }
+  llvm::Expected<const Tensor *> y = floatInput(node, 1);
+  if (!y)
+    return y.takeError();
+  if (op == "Add")
+    return add(x, **y);
+  if (op == "MatMul")
+    return matmul(x, **y);
+  assert(op == "Gemm" && "an operator of kOperators is not computed");
+  llvm::Expected<const Tensor *> c = floatInput(node, 2, /*optional=*/true);
+  if (!c)
+    return c.takeError();
+  return gemm(x, **y, *c, floatAttr(node, "alpha", 1),
+              floatAttr(node, "beta", 1), intAttr(node, "transA", 0) != 0,
+              intAttr(node, "transB", 0) != 0);
+}
+
+llvm::Expected<Tensor> Interpreter::output(const std::string &name) const {
+  if (auto it = floats.find(name); it != floats.end())
+    return it->second;
+  if (auto type = types.find(name); type != types.end())
+    return fail(formatv("graph output '{0}' is {1}, but the reference "
+                        "interpreter returns float tensors only",
+                        name, frontend::dataTypeName(type->second)));
+  return fail(formatv("graph output '{0}' is never computed", name));
+}
+
+llvm::Expected<std::vector<Tensor>>
+ref::run(const frontend::Model &model, const std::vector<Tensor> &inputs) {
+  const frontend::Graph &graph = model.graph;
+  for (const frontend::ValueInfo &info : graph.inputs) {
+    if (!info.isTensor)
+      return fail(formatv("graph input '{0}' is not a tensor (sequence and "
+                          "optional types are unsupported)",
+                          info.name));
+    if (info.elementType != frontend::kFloat)
+      return fail(formatv("graph input '{0}' has type {1}, but the reference "
+                          "interpreter runs float inputs only",
+                          info.name, frontend::dataTypeName(info.elementType)));
+  }
+  if (inputs.size() != graph.inputs.size())
+    return fail(formatv("the graph has {0} inputs, but {1} were given",
+                        graph.inputs.size(), inputs.size()));
+  Interpreter interpreter;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const frontend::ValueInfo &info = graph.inputs[i];
+    const std::vector<int64_t> &shape = inputs[i].shape;
+    bool matches = !info.hasShape || info.dims.size() == shape.size();
+    for (size_t d = 0; matches && info.hasShape && d < shape.size(); ++d)
+      matches = info.dims[d] < 0 || info.dims[d] == shape[d];
+    if (!matches)
+      return fail(
+          formatv("graph input '{0}' has shape [{1:$[, ]}], but the "
+                  "model declares [{2:$[, ]}] (-1: any)",
+                  info.name, llvm::make_range(shape.begin(), shape.end()),
+                  llvm::make_range(info.dims.begin(), info.dims.end())));
+    interpreter.bind(info.name, inputs[i]);
+  }
+  for (const frontend::TensorData &init : graph.initializers)
+    interpreter.bind(init.name, init);
+  for (const Node &node : graph.nodes)
+    if (llvm::Error error = interpreter.execute(node))
+      return std::move(error);
+  std::vector<Tensor> outputs;
+  for (const frontend::ValueInfo &info : graph.outputs) {
+    llvm::Expected<Tensor> value = interpreter.output(info.name);
+    if (!value)
+      return value.takeError();
+    outputs.push_back(std::move(*value));
+  }
+  return outputs;
+}
+
+Comparison ref::compare(const Tensor &actual, const Tensor &expected,
+                        double rtol, double atol) {
+  Comparison result;
+  if (actual.shape != expected.shape) {
+    result.match = false;
+    result.message =
+        formatv("the shape [{0:$[, ]}] differs from the expected [{1:$[, ]}]",
+                llvm::make_range(actual.shape.begin(), actual.shape.end()),
+                llvm::make_range(expected.shape.begin(), expected.shape.end()));
+    return result;
+  }
+  // The worst element exceeds its tolerance atol + rtol*|e| the most.
+  double worstExcess = 0;
+  int64_t mismatches = 0;
+  for (size_t i = 0; i < actual.data.size(); ++i) {
+    double a = actual.data[i], e = expected.data[i];
+    double absError, excess;
+    bool ok;
+    if (std::isfinite(a) && std::isfinite(e)) {
+      absError = std::fabs(a - e);
+      double tolerance = atol + rtol * std::fabs(e);
+      ok = absError <= tolerance;
+      excess = absError == 0 ? 0 : absError / tolerance;
+      // Relative errors only where they are defined: e != 0.
+      if (e != 0)
+        result.maxRelError =
+            std::max(result.maxRelError, absError / std::fabs(e));
+    } else {
+      // NaN matches only NaN, and an infinity only itself.
+      ok = a == e || (std::isnan(a) && std::isnan(e));
+      absError = excess = ok ? 0 : INFINITY;
+      if (!ok)
+        result.maxRelError = INFINITY;
+    }
+    result.maxAbsError = std::max(result.maxAbsError, absError);
+    mismatches += !ok;
+    if (result.worstIndex < 0 || excess > worstExcess) {
+      worstExcess = excess;
+      result.worstIndex = i;
+    }
+  }
+  if (mismatches == 0)
+    return result;
+  result.match = false;
+  std::vector<int64_t> index(actual.shape.size());
+  for (int64_t d = index.size() - 1, rest = result.worstIndex; d >= 0; --d) {
+    index[d] = rest % actual.shape[d];
+    rest /= actual.shape[d];
+  }
+  result.message = formatv(
+      "{0} of {1} elements differ (rtol {2}, atol {3}); the worst, at "
+      "[{4:$[, ]}], is {5} but {6} is expected; max abs error {7}, max rel "
+      "error {8}",
+      mismatches, actual.data.size(), llvm::format("%g", rtol),
+      llvm::format("%g", atol), llvm::make_range(index.begin(), index.end()),
+      llvm::format("%.9g", actual.data[result.worstIndex]),
+      llvm::format("%.9g", expected.data[result.worstIndex]),
+      llvm::format("%.3g", result.maxAbsError),
+      llvm::format("%.3g", result.maxRelError));
+  return result;
+}

@@ -1,0 +1,759 @@
+//===- CodeGen.cpp - stage 10: pimsim-nn code generation ------------------===//
+//
+// Walks each planned pim.core as an interpreter of its index arithmetic,
+// views and loops, and streams the instructions of every pim operation to
+// the core's program file as it goes: lanes are unrolled here and nowhere
+// earlier, and no program is ever held in memory. Addresses are bytes of
+// local memory held in registers; a register that already holds an address
+// is reused rather than reloaded. The target's quirks are handled here:
+// setbw first, offsets 0/0, send with rd = rs1, no sadd/ssub/smul, no nop,
+// and the last instruction of a program is never a scalar one (every
+// program ends with the instruction of a pim operation).
+//
+//===----------------------------------------------------------------------===//
+
+#include "pimc/Target/Pimsim/CodeGen.h"
+#include "pimc/Dialect/Pim/PimDialect.h"
+#include "pimc/Support/Constants.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
+#include "pimc/Target/Pimsim/Isa.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace pimc;
+using pimc::isa::Instruction;
+using pimc::isa::Opcode;
+using pimc::isa::ProgramWriter;
+
+CoreCodeStats CodeGenStats::total() const {
+  CoreCodeStats t;
+  for (const CoreCodeStats &c : cores) {
+    t.instructions += c.instructions;
+    t.mvm += c.mvm;
+    t.vector += c.vector;
+    t.scalar += c.scalar;
+    t.setbw += c.setbw;
+    t.send += c.send;
+    t.recv += c.recv;
+    t.sendBytes += c.sendBytes;
+    t.recvBytes += c.recvBytes;
+    t.load += c.load;
+    t.store += c.store;
+    t.loadBytes += c.loadBytes;
+    t.storeBytes += c.storeBytes;
+    t.copies += c.copies;
+    t.copyBytes += c.copyBytes;
+    t.other += c.other;
+    t.groups += c.groups;
+    t.crossbars += c.crossbars;
+    t.memoryBytes = std::max(t.memoryBytes, c.memoryBytes);
+  }
+  return t;
+}
+
+static llvm::Error fail(const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+namespace {
+
+/// A memref during code generation: a byte base address and the strided
+/// layout (in elements) of the view.
+struct View {
+  int64_t base = 0;
+  int64_t offset = 0;
+  SmallVector<int64_t> shape, strides;
+
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+  bool isContiguous() const {
+    int64_t expected = 1;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      if (shape[d] != 1 && strides[d] != expected)
+        return false;
+      expected *= shape[d];
+    }
+    return true;
+  }
+  /// Element offsets of the starts of the rows (the last dimension).
+  SmallVector<int64_t> rowOffsets() const {
+    SmallVector<int64_t> rows = {offset};
+    for (size_t d = 0; d + 1 < shape.size(); ++d) {
+      SmallVector<int64_t> next;
+      for (int64_t r : rows)
+        for (int64_t i = 0; i < shape[d]; ++i)
+          next.push_back(r + i * strides[d]);
+      rows = std::move(next);
+    }
+    return rows;
+  }
+  int64_t rowLength() const { return shape.empty() ? 1 : shape.back(); }
+};
+
+/// Registers and the values they are known to hold.
+class Registers {
+public:
+  explicit Registers(ProgramWriter &writer, CoreCodeStats &stats)
+      : writer(writer), stats(stats) {
+    // Every register is 0 when a core starts.
+    for (int r = 0; r < kCount; ++r)
+      value[r] = 0;
+  }
+
+  /// A register holding `v`, loading it if none does; registers in `keep`
+  /// are not reused.
+  int get(int32_t v, std::initializer_list<int> keep = {}) {
+    for (int r = 0; r < kCount; ++r)
+      if (known[r] && value[r] == v) {
+        touch(r);
+        return r;
+      }
+    int r = victim(keep, /*pair=*/false);
+    emit(r, v);
+    return r;
+  }
+
+  /// An even register r with r = high word and r + 1 = low word of `address`.
+  int getPair(int64_t address, std::initializer_list<int> keep = {}) {
+    int32_t high = static_cast<int32_t>(address >> 32);
+    int32_t low = static_cast<int32_t>(address & 0xffffffff);
+    for (int r = 0; r + 1 < kCount; r += 2)
+      if (known[r] && known[r + 1] && value[r] == high && value[r + 1] == low) {
+        touch(r);
+        touch(r + 1);
+        return r;
+      }
+    int r = victim(keep, /*pair=*/true);
+    if (!known[r] || value[r] != high)
+      emit(r, high);
+    emit(r + 1, low);
+    touch(r);
+    return r;
+  }
+
+private:
+  static constexpr int kCount = 32;
+
+  void touch(int r) { used[r] = ++clock; }
+
+  int victim(std::initializer_list<int> keep, bool pair) {
+    int best = -1;
+    for (int r = 0; r < kCount; r += pair ? 2 : 1) {
+      auto kept = [&](int reg) { return llvm::is_contained(keep, reg); };
+      if (kept(r) || (pair && kept(r + 1)))
+        continue;
+      uint64_t age = pair ? std::max(used[r], used[r + 1]) : used[r];
+      if (best < 0 || age < (pair ? std::max(used[best], used[best + 1]) : used[best]))
+        best = r;
+    }
+    return best;
+  }
+
+  void emit(int r, int32_t v) {
+    writer.write(Instruction::sldi(r, v));
+    ++stats.scalar;
+    ++stats.instructions;
+    known[r] = true;
+    value[r] = v;
+    touch(r);
+  }
+
+  ProgramWriter &writer;
+  CoreCodeStats &stats;
+  int32_t value[kCount];
+  bool known[kCount] = {true, true, true, true, true, true, true, true,
+                        true, true, true, true, true, true, true, true,
+                        true, true, true, true, true, true, true, true,
+                        true, true, true, true, true, true, true, true};
+  uint64_t used[kCount] = {};
+  uint64_t clock = 0;
+};
+
+class CoreEmitter {
+public:
+  CoreEmitter(pim::CoreOp core, const Arch &arch,
+              const std::map<std::string, int64_t> &globalAddress,
+              ProgramWriter &writer, CoreCodeStats &stats)
+      : core(core), arch(arch), globalAddress(globalAddress), writer(writer),
+        stats(stats), registers(writer, stats), elementBytes(arch.inputBytes()) {}
+
+  LogicalResult run() {
+    bool any = false;
+    core.walk([&](Operation *op) {
+      any |= op->getDialect() == core->getDialect() && !llvm::isa<pim::AllocOp>(op) &&
+             op != core.getOperation();
+    });
+    if (any) {
+      writer.write(Instruction::setbw(arch.inputBits, arch.outputBits));
+      ++stats.setbw;
+      ++stats.instructions;
+    }
+    return walk(core.getBody().front());
+  }
+
+private:
+  LogicalResult walk(Block &block) {
+    for (Operation &op : block)
+      if (failed(visit(op)))
+        return failure();
+    return success();
+  }
+
+  int64_t indexOf(Value value) { return indices.lookup(value); }
+  const View &viewOf(Value value) { return views[value]; }
+  /// Byte address of element `element` (an element offset) of a view.
+  int32_t address(const View &view, int64_t element) {
+    return static_cast<int32_t>(view.base + element * elementBytes);
+  }
+  int32_t bytes(int64_t elements) {
+    return static_cast<int32_t>(elements * elementBytes);
+  }
+
+  void emit(const Instruction &inst) {
+    writer.write(inst);
+    ++stats.instructions;
+  }
+
+  LogicalResult visit(Operation &op) {
+    return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+        .Case([&](arith::ConstantIndexOp c) {
+          indices[c] = c.value();
+          return success();
+        })
+        .Case([&](arith::AddIOp o) {
+          indices[o] = indexOf(o.getLhs()) + indexOf(o.getRhs());
+          return success();
+        })
+        .Case([&](arith::MulIOp o) {
+          indices[o] = indexOf(o.getLhs()) * indexOf(o.getRhs());
+          return success();
+        })
+        .Case([&](arith::SubIOp o) {
+          indices[o] = indexOf(o.getLhs()) - indexOf(o.getRhs());
+          return success();
+        })
+        .Case([&](arith::DivUIOp o) {
+          indices[o] = indexOf(o.getLhs()) / indexOf(o.getRhs());
+          return success();
+        })
+        .Case([&](arith::RemUIOp o) {
+          indices[o] = indexOf(o.getLhs()) % indexOf(o.getRhs());
+          return success();
+        })
+        .Case([&](pim::AllocOp alloc) -> LogicalResult {
+          if (!alloc.getAddress())
+            return alloc.emitOpError("has no address (run pim-plan-memory)");
+          View view;
+          view.base = *alloc.getAddress();
+          MemRefType type = alloc.getType();
+          view.shape.assign(type.getShape().begin(), type.getShape().end());
+          view.strides.assign(type.getRank(), 1);
+          for (int64_t d = type.getRank() - 2; d >= 0; --d)
+            view.strides[d] = view.strides[d + 1] * view.shape[d + 1];
+          views[alloc] = view;
+          return success();
+        })
+        .Case([&](memref::SubViewOp subview) { return visitSubView(subview); })
+        .Case([&](memref::CollapseShapeOp collapse) {
+          const View &source = viewOf(collapse.getSrc());
+          View view{source.base, source.offset, {}, {}};
+          for (const ReassociationIndices &group : collapse.getReassociationIndices()) {
+            int64_t size = 1;
+            for (int64_t d : group)
+              size *= source.shape[d];
+            view.shape.push_back(size);
+            view.strides.push_back(group.empty() ? 1 : source.strides[group.back()]);
+          }
+          views[collapse] = view;
+          return success();
+        })
+        .Case([&](memref::ExpandShapeOp expand) {
+          const View &source = viewOf(expand.getSrc());
+          View view{source.base, source.offset, {}, {}};
+          auto resultShape = expand.getResultType().getShape();
+          for (auto [i, group] : llvm::enumerate(expand.getReassociationIndices())) {
+            int64_t stride = source.strides.empty() ? 1 : source.strides[i];
+            SmallVector<int64_t> groupStrides(group.size());
+            for (int64_t j = group.size() - 1; j >= 0; --j) {
+              groupStrides[j] = stride;
+              stride *= resultShape[group[j]];
+            }
+            for (auto [j, d] : llvm::enumerate(group)) {
+              view.shape.push_back(resultShape[d]);
+              view.strides.push_back(groupStrides[j]);
+            }
+          }
+          views[expand] = view;
+          return success();
+        })
+        .Case([&](memref::CastOp cast) {
+          views[cast] = viewOf(cast.getSource());
+          return success();
+        })
+        .Case([&](scf::ForOp loop) { return visitFor(loop); })
+        .Case([&](scf::YieldOp) { return success(); })
+        .Case([&](pim::MVMOp mvm) {
+          const View &in = viewOf(mvm.getInput()), &out = viewOf(mvm.getOut());
+          int rs1 = registers.get(address(in, in.offset));
+          int rd = registers.get(address(out, out.offset), {rs1});
+          emit(Instruction::mvmul(rd, rs1, arch.weightBits, mvm.getGroup()));
+          ++stats.mvm;
+          return success();
+        })
+        .Case([&](pim::VVAddOp o) { return binary(Opcode::Vvadd, o.getLhs(), o.getRhs(), o.getOut()); })
+        .Case([&](pim::VVSubOp o) { return binary(Opcode::Vvsub, o.getLhs(), o.getRhs(), o.getOut()); })
+        .Case([&](pim::VVMulOp o) { return binary(Opcode::Vvmul, o.getLhs(), o.getRhs(), o.getOut()); })
+        .Case([&](pim::VVMaxOp o) { return binary(Opcode::Vvmax, o.getLhs(), o.getRhs(), o.getOut()); })
+        .Case([&](pim::VReluOp o) { return unary(Opcode::Vrelu, o.getInput(), o.getOut()); })
+        .Case([&](pim::VSigmOp o) { return unary(Opcode::Vsigm, o.getInput(), o.getOut()); })
+        .Case([&](pim::VTanhOp o) { return unary(Opcode::Vtanh, o.getInput(), o.getOut()); })
+        .Case([&](pim::VMVOp o) -> LogicalResult {
+          const View &in = viewOf(o.getInput()), &out = viewOf(o.getOut());
+          if (!out.isContiguous())
+            return o.emitOpError("needs a contiguous destination");
+          int rs1 = registers.get(address(in, in.offset));
+          int rd = registers.get(address(out, out.offset), {rs1});
+          int rs2 = registers.get(static_cast<int32_t>(o.getStride()), {rs1, rd});
+          emit(Instruction::vector(Opcode::Vmv, rd, rs1, rs2,
+                                   static_cast<int32_t>(out.numElements())));
+          ++stats.vector;
+          return success();
+        })
+        .Case([&](pim::LMVOp o) {
+          return rows(o, viewOf(o.getInput()), viewOf(o.getOut()),
+                      [&](int32_t from, int32_t to, int64_t n) {
+                        int rs1 = registers.get(from);
+                        int rd = registers.get(to, {rs1});
+                        emit(Instruction::transfer(Opcode::Lmv, rd, rs1, bytes(n)));
+                        ++stats.copies;
+                        stats.copyBytes += bytes(n);
+                      });
+        })
+        .Case([&](pim::LoadOp load) {
+          const View &out = viewOf(load.getOut());
+          int64_t global = globalAddress.at(load.getGlobal().str());
+          int64_t first = indexOf(load.getOffset());
+          return globalRows(out, load.getRowStride(), [&](int64_t row, int64_t local,
+                                                          int64_t n) {
+            int64_t from = global + (first + row * load.getRowStride()) * elementBytes;
+            int rs1 = registers.getPair(from);
+            int rd = registers.get(address(out, local), {rs1, rs1 + 1});
+            emit(Instruction::transfer(Opcode::Ld, rd, rs1, bytes(n)));
+            ++stats.load;
+            stats.loadBytes += bytes(n);
+          });
+        })
+        .Case([&](pim::StoreOp store) {
+          const View &in = viewOf(store.getInput());
+          int64_t global = globalAddress.at(store.getGlobal().str());
+          int64_t first = indexOf(store.getOffset());
+          return globalRows(in, store.getRowStride(), [&](int64_t row, int64_t local,
+                                                          int64_t n) {
+            int64_t to = global + (first + row * store.getRowStride()) * elementBytes;
+            int rd = registers.getPair(to);
+            int rs1 = registers.get(address(in, local), {rd, rd + 1});
+            emit(Instruction::transfer(Opcode::St, rd, rs1, bytes(n)));
+            ++stats.store;
+            stats.storeBytes += bytes(n);
+          });
+        })
+        .Case([&](pim::SendOp send) {
+          const View &in = viewOf(send.getInput());
+          // One message per row, whatever the layout: the receiver splits the
+          // same way.
+          for (int64_t row : in.rowOffsets()) {
+            int reg = registers.get(address(in, row));
+            emit(Instruction::send(reg, static_cast<int32_t>(send.getTarget()),
+                                   bytes(in.rowLength())));
+            ++stats.send;
+            stats.sendBytes += bytes(in.rowLength());
+          }
+          return success();
+        })
+        .Case([&](pim::RecvOp recv) {
+          const View &out = viewOf(recv.getOut());
+          for (int64_t row : out.rowOffsets()) {
+            int reg = registers.get(address(out, row));
+            emit(Instruction::recv(reg, static_cast<int32_t>(recv.getSource()),
+                                   bytes(out.rowLength())));
+            ++stats.recv;
+            stats.recvBytes += bytes(out.rowLength());
+          }
+          return success();
+        })
+        .Case([&](pim::SyncOp sync) {
+          Instruction inst;
+          inst.op = Opcode::Sync;
+          inst.core = static_cast<int32_t>(sync.getTarget());
+          inst.eventRegister = static_cast<int32_t>(sync.getEvent());
+          emit(inst);
+          ++stats.other;
+          return success();
+        })
+        .Case([&](pim::WaitOp wait) {
+          Instruction inst;
+          inst.op = Opcode::Wait;
+          inst.eventRegister = static_cast<int32_t>(wait.getEvent());
+          inst.waitValue = static_cast<int32_t>(wait.getCount());
+          emit(inst);
+          ++stats.other;
+          return success();
+        })
+        .Default([&](Operation *other) {
+          return other->emitOpError("has no pimsim-nn code generation");
+        });
+  }
+
+  LogicalResult visitSubView(memref::SubViewOp subview) {
+    const View &source = viewOf(subview.getSource());
+    auto valueOf = [&](OpFoldResult ofr) -> int64_t {
+      if (auto attr = dyn_cast<Attribute>(ofr))
+        return cast<IntegerAttr>(attr).getInt();
+      return indexOf(cast<Value>(ofr));
+    };
+    SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
+    SmallVector<OpFoldResult> strides = subview.getMixedStrides();
+    llvm::SmallBitVector dropped = subview.getDroppedDims();
+    View view{source.base, source.offset, {}, {}};
+    for (size_t d = 0; d < offsets.size(); ++d) {
+      view.offset += valueOf(offsets[d]) * source.strides[d];
+      if (dropped.test(d))
+        continue;
+      view.shape.push_back(valueOf(sizes[d]));
+      view.strides.push_back(source.strides[d] * valueOf(strides[d]));
+    }
+    views[subview] = view;
+    return success();
+  }
+
+  LogicalResult visitFor(scf::ForOp loop) {
+    int64_t lower = indexOf(loop.getLowerBound());
+    int64_t upper = indexOf(loop.getUpperBound());
+    int64_t step = indexOf(loop.getStep());
+    SmallVector<View> carried;
+    for (Value init : loop.getInitArgs())
+      carried.push_back(viewOf(init));
+    Block &body = *loop.getBody();
+    auto yield = cast<scf::YieldOp>(body.getTerminator());
+    for (int64_t i = lower; i < upper; i += step) {
+      indices[loop.getInductionVar()] = i;
+      for (auto [arg, view] : llvm::zip(loop.getRegionIterArgs(), carried))
+        views[arg] = view;
+      if (failed(walk(body)))
+        return failure();
+      for (auto [k, value] : llvm::enumerate(yield.getOperands()))
+        carried[k] = viewOf(value);
+    }
+    for (auto [result, view] : llvm::zip(loop.getResults(), carried))
+      views[result] = view;
+    return success();
+  }
+
+  LogicalResult binary(Opcode opcode, Value lhs, Value rhs, Value out) {
+    const View &a = viewOf(lhs), &b = viewOf(rhs), &o = viewOf(out);
+    if (!a.isContiguous() || !b.isContiguous() || !o.isContiguous())
+      return out.getParentRegion()->getParentOp()->emitOpError(
+          "has a vector operation on a non-contiguous view");
+    int rs1 = registers.get(address(a, a.offset));
+    int rs2 = registers.get(address(b, b.offset), {rs1});
+    int rd = registers.get(address(o, o.offset), {rs1, rs2});
+    emit(Instruction::vector(opcode, rd, rs1, rs2,
+                             static_cast<int32_t>(o.numElements())));
+    ++stats.vector;
+    return success();
+  }
+
+  LogicalResult unary(Opcode opcode, Value input, Value out) {
+    const View &a = viewOf(input), &o = viewOf(out);
+    if (!a.isContiguous() || !o.isContiguous())
+      return out.getParentRegion()->getParentOp()->emitOpError(
+          "has a vector operation on a non-contiguous view");
+    int rs1 = registers.get(address(a, a.offset));
+    int rd = registers.get(address(o, o.offset), {rs1});
+    emit(Instruction::vector(opcode, rd, rs1, 0, static_cast<int32_t>(o.numElements())));
+    ++stats.vector;
+    return success();
+  }
+
+  /// Calls `each(from, to, elements)` for the contiguous runs of a local copy.
+  template <typename F>
+  LogicalResult rows(Operation *op, const View &from, const View &to, F each) {
+    if (from.isContiguous() && to.isContiguous()) {
+      each(address(from, from.offset), address(to, to.offset), to.numElements());
+      return success();
+    }
+    SmallVector<int64_t> a = from.rowOffsets(), b = to.rowOffsets();
+    if (a.size() != b.size() || from.rowLength() != to.rowLength())
+      return op->emitOpError("copies between views of different row shapes");
+    for (auto [x, y] : llvm::zip(a, b))
+      each(address(from, x), address(to, y), to.rowLength());
+    return success();
+  }
+
+  /// Calls `each(row, localElement, elements)` for the rows of a local view
+  /// exchanged with global memory row by row (`rowStride` apart there).
+  template <typename F>
+  LogicalResult globalRows(const View &local, int64_t rowStride, F each) {
+    if (local.isContiguous() && (local.shape.size() <= 1 || rowStride == local.rowLength())) {
+      each(0, local.offset, local.numElements());
+      return success();
+    }
+    for (auto [r, row] : llvm::enumerate(local.rowOffsets()))
+      each(r, row, local.rowLength());
+    return success();
+  }
+
+  pim::CoreOp core;
+  const Arch &arch;
+  const std::map<std::string, int64_t> &globalAddress;
+  ProgramWriter &writer;
+  CoreCodeStats &stats;
+  Registers registers;
+  int64_t elementBytes;
+  DenseMap<Value, int64_t> indices;
+  DenseMap<Value, View> views;
+};
+
+std::string join(StringRef directory, StringRef file) {
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, file);
+  return path.str().str();
+}
+
+llvm::Error writeText(StringRef path, StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '" + path + "'");
+  os << text;
+  return llvm::Error::success();
+}
+
+/// The architecture file beside the program, naming its network file by a
+/// path relative to it, so that `ChipTest OUT OUT/arch.json` runs as is.
+llvm::Error writeArch(const Arch &arch, StringRef directory) {
+  std::string archText, networkText;
+  if (arch.path.empty()) {
+    archText = Arch::builtinDefaultJson().str();
+    networkText = meshNetworkJson(arch.layoutRows, arch.layoutCols,
+                                  arch.globalMemorySwitchId);
+  } else {
+    auto buffer = llvm::MemoryBuffer::getFile(arch.path);
+    if (!buffer)
+      return fail("cannot read architecture file '" + arch.path + "'");
+    archText = (*buffer)->getBuffer().str();
+    llvm::SmallString<256> network(arch.networkFile);
+    if (!llvm::sys::path::is_absolute(network)) {
+      network = llvm::sys::path::parent_path(arch.path);
+      llvm::sys::path::append(network, arch.networkFile);
+    }
+    auto networkBuffer = llvm::MemoryBuffer::getFile(network);
+    if (!networkBuffer)
+      return fail("cannot read network file '" + network + "'");
+    networkText = (*networkBuffer)->getBuffer().str();
+  }
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(archText);
+  if (!json)
+    return json.takeError();
+  std::string networkName = llvm::sys::path::filename(arch.networkFile).str();
+  if (networkName.empty())
+    networkName = "network.json";
+  if (auto *chip = json->getAsObject()->getObject("chip_config"))
+    if (auto *network = chip->getObject("network_config"))
+      (*network)["net_config_file_path"] = networkName;
+  if (llvm::Error e = writeText(join(directory, kArchFile),
+                                llvm::formatv("{0:1}\n", *json).str()))
+    return e;
+  return writeText(join(directory, networkName), networkText);
+}
+} // namespace
+
+llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
+                                                       const Arch &arch,
+                                                       const CodeGenOptions &options) {
+  if (arch.inputBits != arch.outputBits)
+    return fail("pimc needs equal input and output bit widths (one element "
+                "slot width)");
+  if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
+    return llvm::createStringError(ec, "cannot create '" + options.outputDir + "'");
+  int64_t elementBytes = arch.inputBytes();
+
+  // Global memory: constants read by ld first (they are the image), then the
+  // model's inputs and outputs.
+  SymbolTable symbols(module);
+  std::map<std::string, int64_t> globalAddress;
+  llvm::StringSet<> readGlobals;
+  module.walk([&](pim::LoadOp load) { readGlobals.insert(load.getGlobal()); });
+  SmallVector<pim::GlobalOp> globals(module.getOps<pim::GlobalOp>());
+  int64_t gmemEnd = 0;
+  auto place = [&](pim::GlobalOp global) {
+    globalAddress[global.getSymName().str()] = gmemEnd;
+    int64_t size = global.getType().getNumElements() * elementBytes;
+    gmemEnd = (gmemEnd + size + 15) / 16 * 16;
+  };
+  for (pim::GlobalOp global : globals)
+    if (global.getKind() == pim::GlobalKind::constant &&
+        readGlobals.contains(global.getSymName()))
+      place(global);
+  int64_t imageElements = gmemEnd / elementBytes;
+  for (pim::GlobalKind kind : {pim::GlobalKind::input, pim::GlobalKind::output})
+    for (pim::GlobalOp global : globals)
+      if (global.getKind() == kind)
+        place(global);
+
+  Manifest manifest;
+  manifest.elementBytes = elementBytes;
+  manifest.inputBits = arch.inputBits;
+  manifest.outputBits = arch.outputBits;
+  manifest.weightBits = arch.weightBits;
+  manifest.xbarRows = arch.matrix.xbarRows;
+  manifest.xbarCols = arch.matrix.xbarCols;
+  manifest.outputsPerCrossbar = arch.outputsPerCrossbar();
+  manifest.crossbarsPerCore = arch.matrix.xbarArrayCount;
+  manifest.localMemoryBytes = arch.localMemory.memorySize;
+  manifest.globalMemoryBytes = std::max<int64_t>(gmemEnd, 16);
+  manifest.globalImageElements = imageElements;
+  for (pim::GlobalOp global : globals) {
+    if (global.getKind() == pim::GlobalKind::constant)
+      continue;
+    TensorLocation location;
+    location.name = global.getIoName() ? global.getIoName()->str()
+                                       : global.getSymName().str();
+    location.index = global.getIndex().value_or(0);
+    location.shape.assign(global.getType().getShape().begin(),
+                          global.getType().getShape().end());
+    location.address = globalAddress[global.getSymName().str()];
+    (global.getKind() == pim::GlobalKind::input ? manifest.inputs
+                                                : manifest.outputs)
+        .push_back(location);
+  }
+  auto byIndex = [](const TensorLocation &a, const TensorLocation &b) {
+    return a.index < b.index;
+  };
+  llvm::sort(manifest.inputs, byIndex);
+  llvm::sort(manifest.outputs, byIndex);
+
+  // The global-memory image.
+  {
+    std::vector<float> image(imageElements, 0.0f);
+    for (pim::GlobalOp global : globals) {
+      auto it = globalAddress.find(global.getSymName().str());
+      if (global.getKind() != pim::GlobalKind::constant || it == globalAddress.end())
+        continue;
+      std::optional<FloatData> data = FloatData::get(*global.getValue());
+      if (!data)
+        return fail("constant '" + global.getSymName() + "' is not f32 data");
+      std::copy(data->values().begin(), data->values().end(),
+                image.begin() + it->second / elementBytes);
+    }
+    std::error_code ec;
+    llvm::raw_fd_ostream os(join(options.outputDir, kGlobalImageFile), ec);
+    if (ec)
+      return llvm::createStringError(ec, "cannot write the global-memory image");
+    os.write(reinterpret_cast<const char *>(image.data()), image.size() * sizeof(float));
+  }
+
+  std::map<int64_t, pim::CoreOp> cores;
+  for (pim::CoreOp core : module.getOps<pim::CoreOp>())
+    if (!cores.emplace(core.getId(), core).second)
+      return fail("two programs for core " + Twine(core.getId()));
+  int64_t coreCount = cores.empty() ? 1 : cores.rbegin()->first + 1;
+  if (coreCount > arch.coreCount)
+    return fail(llvm::formatv("the program uses core {0}, the chip has {1} cores",
+                              coreCount - 1, arch.coreCount));
+  manifest.coreCount = coreCount;
+
+  CodeGenStats stats;
+  stats.globalMemoryBytes = manifest.globalMemoryBytes;
+  llvm::json::Object groupMap;
+  std::error_code ec;
+  llvm::raw_fd_ostream weights(join(options.outputDir, kWeightsFile), ec);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write the weights file");
+  uint64_t weightsOffset = 0;
+  for (int64_t id = 0; id < coreCount; ++id) {
+    CoreCodeStats coreStats;
+    coreStats.id = id;
+    CoreInfo info;
+    info.id = id;
+    llvm::json::Array crossbarCounts;
+    auto it = cores.find(id);
+    std::string pimPath = join(options.outputDir, llvm::formatv("core_{0}.pim", id).str());
+    std::string jsonPath =
+        options.emitJson ? join(options.outputDir, llvm::formatv("core_{0}.json", id).str())
+                         : std::string();
+    llvm::Expected<std::unique_ptr<ProgramWriter>> writer =
+        ProgramWriter::create(pimPath, jsonPath);
+    if (!writer)
+      return writer.takeError();
+    if (it != cores.end()) {
+      pim::CoreOp core = it->second;
+      if (auto memory = core->getAttrOfType<IntegerAttr>("pim.memory_bytes"))
+        coreStats.memoryBytes = memory.getInt();
+      for (Attribute attr : core.getGroups()) {
+        auto group = cast<pim::GroupAttr>(attr);
+        int64_t crossbars =
+            (group.getCols() + arch.outputsPerCrossbar() - 1) / arch.outputsPerCrossbar();
+        crossbarCounts.push_back(crossbars);
+        ++coreStats.groups;
+        coreStats.crossbars += crossbars;
+        auto global = symbols.lookup<pim::GlobalOp>(group.getWeights().getValue());
+        if (!global || !global.getValue())
+          return fail("array group weights '" + group.getWeights().getValue() +
+                      "' are not a constant global");
+        std::optional<FloatData> data = FloatData::get(*global.getValue());
+        if (!data)
+          return fail("weights '" + group.getWeights().getValue() + "' are not f32");
+        int64_t cols = global.getType().getRank() ? global.getType().getShape().back() : 1;
+        for (int64_t r = 0; r < group.getRows(); ++r) {
+          const float *row =
+              data->values().data() + (group.getRow() + r) * cols + group.getCol();
+          weights.write(reinterpret_cast<const char *>(row),
+                        group.getCols() * sizeof(float));
+        }
+        info.groups.push_back({crossbars, group.getRows(), group.getCols(), weightsOffset});
+        uint64_t groupBytes = group.getRows() * group.getCols() * sizeof(float);
+        weightsOffset += groupBytes;
+        stats.weightBytes += groupBytes;
+        stats.weightCount += group.getRows() * group.getCols();
+      }
+      if (failed(CoreEmitter(core, arch, globalAddress, **writer, coreStats).run()))
+        return fail(llvm::formatv("code generation of core {0} failed (see the "
+                                  "diagnostics above)",
+                                  id));
+    }
+    if (llvm::Error e = (*writer)->finish())
+      return e;
+    groupMap[llvm::formatv("core{0}", id).str()] = std::move(crossbarCounts);
+    manifest.cores.push_back(std::move(info));
+    stats.cores.push_back(coreStats);
+  }
+  weights.close();
+  llvm::json::Object config{{"core_cnt", coreCount},
+                            {"array_group_map", std::move(groupMap)}};
+  if (llvm::Error e = writeText(join(options.outputDir, kInstructionConfigFile),
+                                llvm::formatv("{0:1}\n", llvm::json::Value(std::move(config))).str()))
+    return std::move(e);
+  if (llvm::Error e = manifest.write(options.outputDir))
+    return std::move(e);
+  if (llvm::Error e = writeArch(arch, options.outputDir))
+    return std::move(e);
+  return stats;
+}

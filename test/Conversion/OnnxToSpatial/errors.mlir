@@ -1,0 +1,21 @@
+// RUN: pimc-opt %s --split-input-file --verify-diagnostics --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json"
+
+// The tiny chip has 16 crossbars of 16x16; these weights need 4 x 5 tiles of
+// one crossbar.
+// expected-error @+1 {{the model does not fit the chip: its weights need 20 crossbars of 16x16, the chip has 16 (4 cores x 4)}}
+module {
+  func.func @too_big(%a: tensor<1x64xf32>) -> tensor<1x80xf32> {
+    %w = onnx.Constant dense<0.5> : tensor<64x80xf32> : tensor<64x80xf32>
+    %y = onnx.Gemm %a, %w : (tensor<1x64xf32>, tensor<64x80xf32>) -> tensor<1x80xf32>
+    return %y : tensor<1x80xf32>
+  }
+}
+
+// -----
+
+func.func @broadcast_activation(%x: tensor<2x3xf32>, %y: tensor<2x1xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{broadcasting the computed tensor of shape 'tensor<2x1xf32>' to 'tensor<2x3xf32>' is not supported}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Add'}}
+  %a = onnx.Add %x, %y : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  return %a : tensor<2x3xf32>
+}

@@ -1,0 +1,748 @@
+//===- SimulatorTest.cpp - the functional simulator -----------------------===//
+//
+// Every test writes a small artifact directory (manifest, config.json,
+// programs, weights, global image) and runs it; expected values are
+// computed here from the same data by plain loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pimc/Simulator/Simulator.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
+#include "pimc/Target/Pimsim/Isa.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace pimc;
+using namespace pimc::isa;
+using frontend::TensorData;
+using Program = std::vector<Instruction>;
+
+namespace {
+
+/// One core per id, 8x8 crossbars with 8 outputs each, 4 per core, 1 KiB
+/// memories; the element is `elementBytes` bytes of 8 * elementBytes bits.
+Manifest makeManifest(int cores, int64_t elementBytes = 1) {
+  Manifest m;
+  m.coreCount = cores;
+  m.elementBytes = elementBytes;
+  m.inputBits = m.outputBits = 8 * elementBytes;
+  m.weightBits = 8;
+  m.xbarRows = m.xbarCols = m.outputsPerCrossbar = 8;
+  m.crossbarsPerCore = 4;
+  m.localMemoryBytes = m.globalMemoryBytes = 1024 * elementBytes;
+  for (int id = 0; id < cores; ++id)
+    m.cores.push_back({id, {}});
+  return m;
+}
+
+TensorLocation location(const char *name, std::vector<int64_t> shape, int64_t address) {
+  TensorLocation t;
+  t.name = name;
+  t.shape = std::move(shape);
+  t.address = address;
+  return t;
+}
+
+TensorData tensor(const char *name, std::vector<int64_t> dims, std::vector<float> values) {
+  TensorData t;
+  t.name = name;
+  t.dims = std::move(dims);
+  t.setFloats(std::move(values));
+  return t;
+}
+
+Instruction withImm(Instruction inst, int32_t imm) {
+  inst.imm = imm;
+  return inst;
+}
+Instruction ld(int32_t local, int32_t pair, int32_t bytes) {
+  return Instruction::transfer(Opcode::Ld, local, pair, bytes);
+}
+Instruction st(int32_t pair, int32_t local, int32_t bytes) {
+  return Instruction::transfer(Opcode::St, pair, local, bytes);
+}
+Instruction vec(Opcode op, int32_t rd, int32_t rs1, int32_t rs2, int32_t len) {
+  return Instruction::vector(op, rd, rs1, rs2, len);
+}
+Instruction sync(int32_t core, int32_t event) {
+  Instruction i;
+  i.op = Opcode::Sync;
+  i.core = core;
+  i.eventRegister = event;
+  return i;
+}
+Instruction wait(int32_t event, int32_t value) {
+  Instruction i;
+  i.op = Opcode::Wait;
+  i.eventRegister = event;
+  i.waitValue = value;
+  return i;
+}
+Instruction op(Opcode code) {
+  Instruction i;
+  i.op = code;
+  return i;
+}
+
+/// Whether `text` contains every one of `parts`.
+::testing::AssertionResult contains(const std::string &text,
+                                    std::initializer_list<const char *> parts) {
+  for (const char *part : parts)
+    if (text.find(part) == std::string::npos)
+      return ::testing::AssertionFailure() << "'" << part << "' is not in: " << text;
+  return ::testing::AssertionSuccess();
+}
+
+class SimulatorTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> path;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pimc-simulator-test", path));
+    dir = path.str().str();
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
+
+  std::string path(llvm::StringRef file) const {
+    llvm::SmallString<256> p(dir);
+    llvm::sys::path::append(p, file);
+    return p.str().str();
+  }
+  void write(llvm::StringRef file, llvm::StringRef text) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path(file), ec);
+    ASSERT_FALSE(ec) << ec.message();
+    os << text;
+  }
+  void writeFloats(llvm::StringRef file, const std::vector<float> &values) {
+    write(file, llvm::StringRef(reinterpret_cast<const char *>(values.data()),
+                                values.size() * sizeof(float)));
+  }
+  /// config.json as the manifest implies it.
+  void writeConfig(const Manifest &m) {
+    llvm::json::Object map;
+    for (const CoreInfo &core : m.cores) {
+      llvm::json::Array groups;
+      for (const ArrayGroupInfo &g : core.groups)
+        groups.push_back(g.crossbars);
+      map["core" + std::to_string(core.id)] = std::move(groups);
+    }
+    std::string text;
+    llvm::raw_string_ostream(text) << llvm::json::Value(
+        llvm::json::Object{{"core_cnt", m.coreCount}, {"array_group_map", std::move(map)}});
+    write(kInstructionConfigFile, text);
+  }
+  void writePim(int core, const Program &program) {
+    auto writer = ProgramWriter::create(path("core_" + std::to_string(core) + ".pim"), "");
+    ASSERT_TRUE(static_cast<bool>(writer)) << llvm::toString(writer.takeError());
+    for (const Instruction &inst : program)
+      (*writer)->write(inst);
+    ASSERT_FALSE(static_cast<bool>((*writer)->finish()));
+  }
+  void writeJson(int core, const Program &program) {
+    llvm::json::Array array;
+    for (const Instruction &inst : program)
+      array.push_back(toJson(inst));
+    std::string text;
+    llvm::raw_string_ostream(text) << llvm::json::Value(std::move(array));
+    write("core_" + std::to_string(core) + ".json", text);
+  }
+  /// The manifest, its config.json and one .pim per program.
+  void writeAll(const Manifest &m, const std::vector<Program> &programs) {
+    ASSERT_FALSE(static_cast<bool>(m.write(dir)));
+    writeConfig(m);
+    for (size_t core = 0; core < programs.size(); ++core)
+      writePim(int(core), programs[core]);
+  }
+
+  llvm::Expected<sim::Result> run(const std::vector<TensorData> &inputs = {},
+                                  sim::Options options = {}) {
+    return sim::simulate(dir, inputs, options);
+  }
+  /// Runs a program expected to succeed; its outputs.
+  std::vector<std::vector<float>> outputs(const std::vector<TensorData> &inputs = {}) {
+    llvm::Expected<sim::Result> result = run(inputs);
+    if (!result) {
+      ADD_FAILURE() << llvm::toString(result.takeError());
+      return {};
+    }
+    std::vector<std::vector<float>> values;
+    for (const TensorData &t : result->outputs)
+      values.emplace_back(t.floats.begin(), t.floats.end());
+    return values;
+  }
+  /// Runs a program expected to fail; the message.
+  std::string error(const std::vector<TensorData> &inputs = {}, sim::Options options = {}) {
+    llvm::Expected<sim::Result> result = run(inputs, options);
+    if (result) {
+      ADD_FAILURE() << "the program ran";
+      return "";
+    }
+    return llvm::toString(result.takeError());
+  }
+  /// The error of a one-core program (1 KiB memories, no array groups).
+  std::string programError(const Program &program) {
+    writeAll(makeManifest(1), {program});
+    return error();
+  }
+
+  void checkMvmul(int64_t eb);
+
+  std::string dir;
+};
+
+// Stores `bytes` from local address register `local` to global address
+// `address` through the register pair r28:r29.
+Program storeTo(int32_t address, int32_t local, int32_t bytes) {
+  return {Instruction::sldi(28, 0), Instruction::sldi(29, address), st(28, local, bytes)};
+}
+
+void append(Program &program, const Program &more) {
+  program.insert(program.end(), more.begin(), more.end());
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+// A 5x3 weight window in an 8-row crossbar of 8 outputs: outputs 3..7 are 0
+// (they held 5s and -5s before) and input rows 5..7 are never read (they
+// hold 7s).
+void SimulatorTest::checkMvmul(int64_t eb) {
+  const int rows = 5, cols = 3;
+  std::vector<float> w(rows * cols);
+  for (int i = 0; i < rows * cols; ++i)
+    w[i] = 0.25f * float((i * 7) % 11) - 1.0f;
+  std::vector<float> x = {1.0f, -2.0f, 0.0f, 3.0f, -1.5f};
+  Manifest m = makeManifest(1, eb);
+  // Weights start after 4 unused floats, to exercise weights_offset.
+  std::vector<float> file(4, 99.0f);
+  file.insert(file.end(), w.begin(), w.end());
+  writeFloats(kWeightsFile, file);
+  m.cores[0].groups.push_back({1, rows, cols, 16});
+  m.inputs.push_back(location("x", {rows}, 0));
+  m.outputs.push_back(location("y", {8}, 64 * eb));
+  m.outputs.push_back(location("relu_y", {8}, 128 * eb));
+  int32_t e = int32_t(eb);
+  Instruction relu = Instruction::mvmul(4, 2, 8, 0);
+  relu.relu = 1;
+  Program program = {Instruction::setbw(8 * e, 8 * e),
+                     Instruction::sldi(0, 0),
+                     Instruction::sldi(1, 0),
+                     Instruction::sldi(2, 100 * e),
+                     withImm(Instruction::transfer(Opcode::Lldi, 2, 0, 8 * e), 7),
+                     ld(2, 0, rows * e),
+                     Instruction::sldi(3, 200 * e),
+                     withImm(Instruction::transfer(Opcode::Lldi, 3, 0, 8 * e), 5),
+                     Instruction::mvmul(3, 2, 8, 0),
+                     Instruction::sldi(4, 300 * e),
+                     withImm(Instruction::transfer(Opcode::Lldi, 4, 0, 8 * e), -5),
+                     relu};
+  append(program, storeTo(64 * e, 3, 8 * e));
+  append(program, storeTo(128 * e, 4, 8 * e));
+  writeAll(m, {program});
+
+  std::vector<float> expected(8, 0.0f), expectedRelu(8, 0.0f);
+  for (int j = 0; j < cols; ++j) {
+    float sum = 0;
+    for (int i = 0; i < rows; ++i)
+      sum += x[i] * w[i * cols + j];
+    expected[j] = sum;
+    expectedRelu[j] = std::max(sum, 0.0f);
+  }
+  ASSERT_TRUE(std::any_of(expected.begin(), expected.end(), [](float v) { return v < 0; }));
+  auto values = outputs({tensor("x", {rows}, x)});
+  ASSERT_EQ(values.size(), 2u);
+  for (int j = 0; j < 8; ++j) {
+    EXPECT_NEAR(values[0][j], expected[j], 1e-5) << j;
+    EXPECT_NEAR(values[1][j], expectedRelu[j], 1e-5) << j;
+  }
+}
+
+TEST_F(SimulatorTest, MvmulComputesTheProduct) { checkMvmul(1); }
+TEST_F(SimulatorTest, MvmulOnFourByteElementSlots) { checkMvmul(4); }
+
+TEST_F(SimulatorTest, TwoCorePipelineWithVrelu) {
+  Manifest m = makeManifest(2);
+  m.inputs.push_back(location("x", {6}, 0));
+  m.outputs.push_back(location("y", {6}, 32));
+  Program producer = {Instruction::setbw(8, 8),
+                      Instruction::sldi(0, 0),
+                      Instruction::sldi(1, 0),
+                      Instruction::sldi(2, 16),
+                      ld(2, 0, 6),
+                      Instruction::send(2, 1, 6)};
+  Program consumer = {Instruction::setbw(8, 8), Instruction::sldi(2, 40),
+                      Instruction::recv(2, 0, 6), Instruction::sldi(3, 80),
+                      vec(Opcode::Vrelu, 3, 2, 0, 6)};
+  append(consumer, storeTo(32, 3, 6));
+  writeAll(m, {producer, consumer});
+  std::vector<float> x = {-1.0f, 2.0f, -3.5f, 4.0f, 0.0f, 6.25f};
+  llvm::Expected<sim::Result> result = run({tensor("x", {6}, x)});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  ASSERT_EQ(result->outputs.size(), 1u);
+  EXPECT_EQ(result->outputs[0].name, "y");
+  EXPECT_EQ(result->outputs[0].dims, (std::vector<int64_t>{6}));
+  for (size_t k = 0; k < x.size(); ++k)
+    EXPECT_EQ(result->outputs[0].floats[k], std::max(x[k], 0.0f)) << k;
+  EXPECT_EQ(result->executed, producer.size() + consumer.size());
+  ASSERT_EQ(result->cores.size(), 2u);
+  EXPECT_EQ(result->cores[0].executed, producer.size());
+  EXPECT_EQ(result->cores[1].executed, consumer.size());
+}
+
+// Core 0 and core 1 reach their recv before their senders send.
+TEST_F(SimulatorTest, ThreeStagePipelineWithReceiversFirst) {
+  Manifest m = makeManifest(3);
+  m.inputs.push_back(location("x", {4}, 0));
+  m.outputs.push_back(location("y", {4}, 100));
+  Program last = {Instruction::setbw(8, 8), Instruction::sldi(5, 500), Instruction::recv(5, 1, 4)};
+  append(last, storeTo(100, 5, 4));
+  Program middle = {Instruction::setbw(8, 8),       Instruction::sldi(1, 10),
+                    Instruction::sldi(2, 20),       Instruction::recv(1, 2, 4),
+                    vec(Opcode::Vvmul, 2, 1, 1, 4), Instruction::send(2, 0, 4)};
+  Program first = {Instruction::setbw(8, 8),
+                   Instruction::sldi(0, 0),
+                   Instruction::sldi(1, 0),
+                   Instruction::sldi(3, 64),
+                   ld(3, 0, 4),
+                   Instruction::send(3, 1, 4)};
+  writeAll(m, {last, middle, first});
+  std::vector<float> x = {1.5f, -2.0f, 3.0f, 0.5f};
+  auto values = outputs({tensor("x", {4}, x)});
+  ASSERT_EQ(values.size(), 1u);
+  for (size_t k = 0; k < x.size(); ++k)
+    EXPECT_EQ(values[0][k], x[k] * x[k]) << k;
+}
+
+TEST_F(SimulatorTest, LdStUseTheRegisterPairHighWordFirst) {
+  Manifest m = makeManifest(1);
+  m.inputs.push_back(location("x", {3}, 40));
+  m.outputs.push_back(location("y", {3}, 80));
+  // r6 = high word 0, r7 = low word; r8:r9 the same for the store.
+  Program program = {Instruction::setbw(8, 8),
+                     Instruction::sldi(6, 0),
+                     Instruction::sldi(7, 40),
+                     Instruction::sldi(2, 0),
+                     ld(2, 6, 3),
+                     Instruction::sldi(8, 0),
+                     Instruction::sldi(9, 80),
+                     st(8, 2, 3)};
+  writeAll(m, {program});
+  std::vector<float> x = {7.0f, 8.0f, 9.0f};
+  auto values = outputs({tensor("x", {3}, x)});
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_EQ(values[0], x);
+
+  // With the words swapped the address is 40 << 32, far outside.
+  program[1] = Instruction::sldi(6, 40);
+  program[2] = Instruction::sldi(7, 0);
+  writePim(0, program);
+  EXPECT_TRUE(
+      contains(error({tensor("x", {3}, x)}), {"core 0 pc 4 `ld rd=2 rs1=6 size=3`",
+                                              "global address 171798691840", "1024-byte global"}));
+}
+
+TEST_F(SimulatorTest, GlobalImageIsLoaded) {
+  Manifest m = makeManifest(1);
+  m.globalImageElements = 8;
+  writeFloats(kGlobalImageFile, {0, 0, 0, 0, 1.0f, 2.0f, 3.0f, 4.0f});
+  m.outputs.push_back(location("y", {4}, 8));
+  Program program = {Instruction::setbw(8, 8),
+                     Instruction::sldi(0, 0),
+                     Instruction::sldi(1, 4),
+                     Instruction::sldi(2, 0),
+                     ld(2, 0, 4),
+                     vec(Opcode::Vvadd, 2, 2, 2, 4)};
+  append(program, storeTo(8, 2, 4));
+  writeAll(m, {program});
+  auto values = outputs();
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_EQ(values[0], (std::vector<float>{2.0f, 4.0f, 6.0f, 8.0f}));
+}
+
+TEST_F(SimulatorTest, VmvGathersWithTheStrideRegister) {
+  Manifest m = makeManifest(1);
+  std::vector<float> x(12);
+  for (int k = 0; k < 12; ++k)
+    x[k] = float(k * k);
+  m.inputs.push_back(location("x", {12}, 0));
+  m.outputs.push_back(location("y", {4}, 100));
+  m.outputs.push_back(location("z", {4}, 200));
+  Program program = {Instruction::setbw(8, 8), Instruction::sldi(0, 0), Instruction::sldi(1, 0),
+                     Instruction::sldi(2, 10), ld(2, 0, 12), Instruction::sldi(3, 50),
+                     Instruction::sldi(4, 3), vec(Opcode::Vmv, 3, 2, 4, 4),
+                     // rd = rs1 + 2 with stride 2 overwrites elements it
+                     // has yet to read.
+                     Instruction::sldi(5, 12), Instruction::sldi(4, 2),
+                     vec(Opcode::Vmv, 5, 2, 4, 4)};
+  append(program, storeTo(100, 3, 4));
+  append(program, storeTo(200, 5, 4));
+  writeAll(m, {program});
+  auto values = outputs({tensor("x", {12}, x)});
+  ASSERT_EQ(values.size(), 2u);
+  EXPECT_EQ(values[0], (std::vector<float>{x[0], x[3], x[6], x[9]}));
+  EXPECT_EQ(values[1], (std::vector<float>{x[0], x[2], x[4], x[6]}));
+}
+
+TEST_F(SimulatorTest, VectorAndTransferSemantics) {
+  Manifest m = makeManifest(1);
+  std::vector<float> a = {1.0f, -2.0f, 3.0f, -4.0f}, b = {0.5f, 5.0f, -1.0f, 2.0f};
+  m.inputs.push_back(location("a", {4}, 0));
+  m.inputs.push_back(location("b", {4}, 4));
+  const char *names[] = {"add", "sub", "mul", "max",  "tanh", "sigm", "rsu",
+                         "rsl", "dot", "avg", "lldi", "lmv",  "shift"};
+  int32_t out = 100;
+  for (const char *name : names) {
+    m.outputs.push_back(location(name, {4}, out));
+    out += 4;
+  }
+  // Registers: r2 = a (local 0), r3 = b (local 8), r4 = result (local 16),
+  // r5 = the bound (local 40, holds 1.5).
+  Program program = {Instruction::setbw(8, 8),
+                     Instruction::sldi(0, 0),
+                     Instruction::sldi(1, 0),
+                     Instruction::sldi(2, 0),
+                     ld(2, 0, 4),
+                     Instruction::sldi(1, 4),
+                     Instruction::sldi(3, 8),
+                     ld(3, 0, 4),
+                     Instruction::sldi(4, 16),
+                     Instruction::sldi(5, 40),
+                     Instruction::sldi(1, 96),
+                     ld(5, 0, 1)};
+  int32_t address = 100;
+  auto emit = [&](Instruction inst) {
+    append(program, {withImm(Instruction::transfer(Opcode::Lldi, 4, 0, 4), 0), inst});
+    append(program, storeTo(address, 4, 4));
+    address += 4;
+  };
+  emit(vec(Opcode::Vvadd, 4, 2, 3, 4));
+  emit(vec(Opcode::Vvsub, 4, 2, 3, 4));
+  emit(vec(Opcode::Vvmul, 4, 2, 3, 4));
+  emit(vec(Opcode::Vvmax, 4, 2, 3, 4));
+  emit(vec(Opcode::Vtanh, 4, 2, 0, 4));
+  emit(vec(Opcode::Vsigm, 4, 2, 0, 4));
+  emit(vec(Opcode::Vrsu, 4, 2, 5, 4));
+  emit(vec(Opcode::Vrsl, 4, 2, 5, 4));
+  emit(vec(Opcode::Vvdmul, 4, 2, 3, 4));
+  emit(vec(Opcode::Vavg, 4, 3, 0, 4));
+  emit(withImm(Instruction::transfer(Opcode::Lldi, 4, 0, 3), -3));
+  emit(Instruction::transfer(Opcode::Lmv, 4, 3, 4));
+  // rd = rs1 + 1: every source element is read before it is overwritten.
+  append(program,
+         {Instruction::sldi(6, 8), Instruction::sldi(7, 9), vec(Opcode::Vvadd, 7, 6, 6, 3)});
+  append(program, storeTo(address, 6, 4));
+  // The bound comes from the global image.
+  std::vector<float> image(100, 0.0f);
+  image[96] = 1.5f;
+  m.globalImageElements = 100;
+  writeFloats(kGlobalImageFile, image);
+  writeAll(m, {program});
+
+  auto values = outputs({tensor("a", {4}, a), tensor("b", {4}, b)});
+  ASSERT_EQ(values.size(), std::size(names));
+  auto each = [&](auto f) {
+    std::vector<float> v(4);
+    for (int k = 0; k < 4; ++k)
+      v[k] = f(a[k], b[k]);
+    return v;
+  };
+  EXPECT_EQ(values[0], each([](float x, float y) { return x + y; }));
+  EXPECT_EQ(values[1], each([](float x, float y) { return x - y; }));
+  EXPECT_EQ(values[2], each([](float x, float y) { return x * y; }));
+  EXPECT_EQ(values[3], each([](float x, float y) { return std::max(x, y); }));
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_NEAR(values[4][k], std::tanh(a[k]), 1e-6);
+    EXPECT_NEAR(values[5][k], 1.0f / (1.0f + std::exp(-a[k])), 1e-6);
+  }
+  EXPECT_EQ(values[6], each([](float x, float) { return std::min(x, 1.5f); }));
+  EXPECT_EQ(values[7], each([](float x, float) { return std::max(x, 1.5f); }));
+  float dot = 0, sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    dot += a[k] * b[k];
+    sum += b[k];
+  }
+  EXPECT_EQ(values[8], (std::vector<float>{dot, 0, 0, 0}));
+  EXPECT_EQ(values[9], (std::vector<float>{sum / 4, 0, 0, 0}));
+  EXPECT_EQ(values[10], (std::vector<float>{-3, -3, -3, 0}));
+  EXPECT_EQ(values[11], b);
+  EXPECT_EQ(values[12], (std::vector<float>{b[0], 2 * b[0], 2 * b[1], 2 * b[2]}));
+}
+
+TEST_F(SimulatorTest, SyncAndWaitCountTokens) {
+  Manifest m = makeManifest(2);
+  m.inputs.push_back(location("x", {4}, 0));
+  m.outputs.push_back(location("y", {4}, 64));
+  // Core 0 waits for two tokens before it reads what core 1 stored.
+  Program consumer = {Instruction::setbw(8, 8),      wait(3, 2),
+                      Instruction::sldi(0, 0),       Instruction::sldi(1, 32),
+                      Instruction::sldi(2, 0),       ld(2, 0, 4),
+                      vec(Opcode::Vrelu, 2, 2, 0, 4)};
+  append(consumer, storeTo(64, 2, 4));
+  Program producer = {Instruction::setbw(8, 8),
+                      Instruction::sldi(0, 0),
+                      Instruction::sldi(1, 0),
+                      Instruction::sldi(2, 0),
+                      ld(2, 0, 4),
+                      vec(Opcode::Vvadd, 2, 2, 2, 4),
+                      Instruction::sldi(1, 32),
+                      st(0, 2, 4),
+                      sync(0, 3),
+                      sync(0, 3)};
+  writeAll(m, {consumer, producer});
+  std::vector<float> x = {1.0f, -1.0f, 2.5f, -0.5f};
+  auto values = outputs({tensor("x", {4}, x)});
+  ASSERT_EQ(values.size(), 1u);
+  for (int k = 0; k < 4; ++k)
+    EXPECT_EQ(values[0][k], std::max(2 * x[k], 0.0f)) << k;
+
+  // One token short: core 0 is stuck.
+  consumer[1] = wait(3, 3);
+  writePim(0, consumer);
+  EXPECT_TRUE(contains(error({tensor("x", {4}, x)}), {"deadlock", "core 0 pc 1 `wait",
+                                                      "event register 3 to reach 3 (it holds 2)"}));
+}
+
+//===----------------------------------------------------------------------===//
+// Transfers that never complete
+//===----------------------------------------------------------------------===//
+
+TEST_F(SimulatorTest, MutualSendsDeadlock) {
+  Program core0 = {Instruction::setbw(8, 8), Instruction::sldi(1, 0), Instruction::send(1, 1, 4),
+                   Instruction::recv(1, 1, 4)};
+  Program core1 = {Instruction::setbw(8, 8), Instruction::sldi(1, 8), Instruction::sldi(2, 9),
+                   Instruction::send(1, 0, 4), Instruction::recv(1, 0, 4)};
+  writeAll(makeManifest(2), {core0, core1});
+  EXPECT_TRUE(contains(error(), {"deadlock: ",
+                                 "core 0 pc 2 `send rd=1 rs1=1 core=1 size=4` waits for "
+                                 "core 1, which is blocked at pc 3 `send",
+                                 "core 1 pc 3 `send rd=1 rs1=1 core=0 size=4` waits for "
+                                 "core 0, which is blocked at pc 2"}));
+}
+
+TEST_F(SimulatorTest, RecvFromAFinishedCoreIsUnmatched) {
+  Program core0 = {Instruction::setbw(8, 8), Instruction::sldi(1, 0),
+                   withImm(Instruction::transfer(Opcode::Lldi, 1, 0, 4), 1)};
+  Program core1 = {Instruction::setbw(8, 8), Instruction::sldi(1, 0), Instruction::recv(1, 0, 4)};
+  writeAll(makeManifest(2), {core0, core1});
+  EXPECT_TRUE(contains(error(), {"unmatched transfer",
+                                 "core 1 pc 2 `recv rd=1 core=0 size=4` waits for core 0, "
+                                 "which has finished"}));
+}
+
+TEST_F(SimulatorTest, TransferSizesMustMatch) {
+  Program core0 = {Instruction::setbw(8, 8), Instruction::sldi(1, 0), Instruction::send(1, 1, 8)};
+  Program core1 = {Instruction::setbw(8, 8), Instruction::sldi(1, 0), Instruction::recv(1, 0, 4)};
+  writeAll(makeManifest(2), {core0, core1});
+  EXPECT_TRUE(contains(error(), {"core 1 pc 2 `recv rd=1 core=0 size=4`",
+                                 "receives 4 bytes, but core 0 pc 2 `send rd=1 rs1=1 "
+                                 "core=1 size=8` sends 8 bytes"}));
+}
+
+TEST_F(SimulatorTest, InstructionLimit) {
+  writeAll(makeManifest(1), {{Instruction::setbw(8, 8), Instruction::sldi(1, 0),
+                              Instruction::sldi(2, 0), vec(Opcode::Vrelu, 1, 2, 0, 4)}});
+  sim::Options options;
+  options.maxInstructions = 3;
+  EXPECT_TRUE(contains(error({}, options), {"limit of 3 instructions", "core 0 pc 3"}));
+  options.maxInstructions = 4;
+  EXPECT_TRUE(static_cast<bool>(run({}, options)));
+}
+
+//===----------------------------------------------------------------------===//
+// Rejected programs
+//===----------------------------------------------------------------------===//
+
+TEST_F(SimulatorTest, OutOfBoundsLocalAccess) {
+  EXPECT_TRUE(contains(programError({Instruction::setbw(8, 8), Instruction::sldi(1, 1000),
+                                     Instruction::sldi(2, 0), vec(Opcode::Vvadd, 1, 2, 2, 32)}),
+                       {"core 0 pc 3 `vvadd rd=1 rs1=2 rs2=2 len=32`",
+                        "the 32 bytes at local address 1000 (rd) are outside the "
+                        "1024-byte local memory"}));
+  EXPECT_TRUE(contains(programError({Instruction::setbw(8, 8), Instruction::sldi(1, -4),
+                                     Instruction::transfer(Opcode::Lmv, 2, 1, 4)}),
+                       {"local address -4 (rs1)"}));
+}
+
+TEST_F(SimulatorTest, ProgramEndingInScalarIsRejected) {
+  EXPECT_TRUE(contains(programError({Instruction::setbw(8, 8), Instruction::sldi(1, 0),
+                                     vec(Opcode::Vrelu, 1, 1, 0, 4), Instruction::sldi(2, 0)}),
+                       {"core 0 pc 3 `sldi rd=2 imm=0`", "core_0.pim", "never finish"}));
+  EXPECT_TRUE(contains(programError({Instruction::setbw(8, 8)}), {"pc 0 `setbw"}));
+}
+
+TEST_F(SimulatorTest, MissingSetbwIsRejected) {
+  EXPECT_TRUE(contains(programError({Instruction::sldi(1, 0), vec(Opcode::Vrelu, 1, 1, 0, 4)}),
+                       {"core 0 pc 1 `vrelu", "before the first setbw"}));
+  EXPECT_TRUE(contains(programError({Instruction::setbw(8, 16), vec(Opcode::Vrelu, 1, 1, 0, 4)}),
+                       {"input_bits/output_bits 8/8"}));
+}
+
+TEST_F(SimulatorTest, PimBeatsJson) {
+  Manifest m = makeManifest(1);
+  m.outputs.push_back(location("y", {2}, 0));
+  ASSERT_FALSE(static_cast<bool>(m.write(dir)));
+  writeConfig(m);
+  auto program = [](int32_t value) {
+    Program p = {Instruction::setbw(8, 8), Instruction::sldi(1, 0),
+                 withImm(Instruction::transfer(Opcode::Lldi, 1, 0, 2), value)};
+    append(p, storeTo(0, 1, 2));
+    return p;
+  };
+  // sadd is fine in JSON (it has an rs2 field there).
+  Program json = program(5);
+  json.insert(json.begin() + 1, {Instruction::sldi(3, 0), Instruction::sldi(4, 0)});
+  Instruction sadd = op(Opcode::Sadd);
+  sadd.rd = 1;
+  sadd.rs1 = 3;
+  sadd.rs2 = 4;
+  json.insert(json.begin() + 3, sadd);
+  writeJson(0, json);
+  auto values = outputs();
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_EQ(values[0], (std::vector<float>{5, 5}));
+
+  writePim(0, program(9));
+  values = outputs();
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_EQ(values[0], (std::vector<float>{9, 9}));
+}
+
+TEST_F(SimulatorTest, CoreFilesMustMatchCoreCount) {
+  Program program = {Instruction::setbw(8, 8), vec(Opcode::Vrelu, 1, 1, 0, 4)};
+  writeAll(makeManifest(2), {program});
+  EXPECT_TRUE(contains(error(), {"no program for core 1: neither core_1.pim nor core_1.json"}));
+  writePim(1, program);
+  EXPECT_TRUE(static_cast<bool>(run()));
+  writeJson(2, program);
+  EXPECT_TRUE(contains(error(), {"core_2.json' is for core 2", "core_cnt 2"}));
+  llvm::sys::fs::remove(path("core_2.json"));
+  write("core_1b.json", "[]");
+  EXPECT_TRUE(contains(error(), {"malformed per-core instruction filename"}));
+  llvm::sys::fs::remove(path("core_1b.json"));
+  EXPECT_TRUE(static_cast<bool>(run()));
+}
+
+TEST_F(SimulatorTest, ConfigMustAgreeWithTheHardwareAndManifest) {
+  Manifest m = makeManifest(2);
+  m.cores[0].groups.push_back({3, 8, 8, 0});
+  m.cores[0].groups.push_back({2, 8, 8, 0});
+  writeFloats(kWeightsFile, std::vector<float>(64, 1.0f));
+  Program program = {Instruction::setbw(8, 8), vec(Opcode::Vrelu, 1, 1, 0, 4)};
+  writeAll(m, {program, program});
+  EXPECT_TRUE(contains(error(), {"'array_group_map.core0' assigns 5 crossbars, but hardware "
+                                 "provides 4"}));
+  auto config = [&](llvm::StringRef text) {
+    write(kInstructionConfigFile, text);
+    return error();
+  };
+  EXPECT_TRUE(
+      contains(config(R"({"core_cnt": 2, "array_group_map": {"core0": [3, 1], "core1": []}})"),
+               {"is [3, 1], but the manifest's array groups of core 0 have [3, 2]"}));
+  m.cores[0].groups.pop_back();
+  ASSERT_FALSE(static_cast<bool>(m.write(dir)));
+  write(kInstructionConfigFile,
+        R"({"core_cnt": 2, "array_group_map": {"core0": [3], "core1": []}})");
+  EXPECT_TRUE(static_cast<bool>(run()));
+  EXPECT_TRUE(contains(config(R"({"core_cnt": 2, "array_group_map": {"core0": [3]}})"),
+                       {"missing 'array_group_map.core1'"}));
+  EXPECT_TRUE(contains(config(R"({"core_cnt": 2, "array_group_map": {"core0": [0], "core1": []}})"),
+                       {"must contain positive crossbar counts"}));
+  EXPECT_TRUE(contains(config(R"({"core_cnt": 3, "array_group_map": {"core0": [3], "core1": []}})"),
+                       {"core_cnt 3 is outside 1..2"}));
+  EXPECT_TRUE(contains(config(R"({"core_cnt": 0, "array_group_map": {}})"),
+                       {"core_cnt 0 is outside 1..2"}));
+}
+
+TEST_F(SimulatorTest, RejectsWhatPimsimNeverRetires) {
+  Instruction sld = op(Opcode::Sld);
+  Instruction sadd = op(Opcode::Sadd);
+  sadd.rd = 1;
+  EXPECT_TRUE(contains(
+      programError({Instruction::setbw(8, 8), op(Opcode::Nop), vec(Opcode::Vrelu, 1, 1, 0, 4)}),
+      {"core 0 pc 1 `nop`", "never retires"}));
+  EXPECT_TRUE(
+      contains(programError({Instruction::setbw(8, 8), sld, vec(Opcode::Vrelu, 1, 1, 0, 4)}),
+               {"core 0 pc 1 `sld", "broken"}));
+  EXPECT_TRUE(
+      contains(programError({Instruction::setbw(8, 8), sadd, vec(Opcode::Vrelu, 1, 1, 0, 4)}),
+               {"core 0 pc 1 `sadd rd=1", "no rs2"}));
+  EXPECT_TRUE(contains(programError({Instruction::setbw(8, 8), vec(Opcode::Vsoftmax, 1, 1, 0, 4)}),
+                       {"does not support opcode vsoftmax"}));
+  EXPECT_TRUE(contains(programError({Instruction::setbw(8, 8), vec(Opcode::Vvsll, 1, 1, 1, 4)}),
+                       {"shifts are not supported"}));
+}
+
+TEST_F(SimulatorTest, RejectsNonzeroOffsets) {
+  Instruction inst = vec(Opcode::Vvadd, 1, 2, 3, 4);
+  inst.offsetSelect = 2;
+  EXPECT_TRUE(contains(programError({Instruction::setbw(8, 8), inst}),
+                       {"pc 1 `vvadd rd=1 rs1=2 rs2=3 len=4 offset_select=2 "
+                        "offset_value=0`",
+                        "nonzero offset"}));
+  inst = ld(1, 2, 4);
+  inst.offsetValue = 8;
+  EXPECT_TRUE(contains(programError({Instruction::setbw(8, 8), inst}), {"nonzero offset"}));
+}
+
+TEST_F(SimulatorTest, RejectsBadFields) {
+  auto bad = [&](Instruction inst) { return programError({Instruction::setbw(8, 8), inst}); };
+  Instruction mv = Instruction::mvmul(1, 2, 0, 0);
+  EXPECT_TRUE(contains(bad(mv), {"mbiw must be positive"}));
+  mv.mbiw = 8;
+  EXPECT_TRUE(contains(bad(mv), {"group 0 is outside core 0's 0 array groups"}));
+  EXPECT_TRUE(contains(bad(vec(Opcode::Vrelu, 32, 1, 0, 4)), {"register rd=32 is outside 0..31"}));
+  EXPECT_TRUE(contains(bad(vec(Opcode::Vvadd, 1, 1, 40, 4)), {"register rs2=40"}));
+  EXPECT_TRUE(contains(bad(ld(1, 31, 4)), {"register rs1=31 is outside 0..30"}));
+  EXPECT_TRUE(contains(bad(st(31, 1, 4)), {"register rd=31 is outside 0..30"}));
+  EXPECT_TRUE(contains(bad(Instruction::send(1, 0, 4)), {"with the core itself"}));
+  EXPECT_TRUE(contains(bad(Instruction::recv(1, 5, 4)), {"core 5 does not exist (core_cnt is 1)"}));
+  EXPECT_TRUE(contains(bad(sync(2, 0)), {"core 2 does not exist"}));
+  EXPECT_TRUE(contains(bad(wait(32, 1)), {"event_register=32"}));
+  Instruction send = Instruction::send(1, 0, 4);
+  send.rs1 = 2;
+  EXPECT_TRUE(contains(bad(send), {"rd and rs1 differ"}));
+  EXPECT_TRUE(contains(bad(vec(Opcode::Vvadd, 1, 1, 1, -1)), {"negative len"}));
+}
+
+TEST_F(SimulatorTest, RejectsUnknownOpcodes) {
+  writeAll(makeManifest(1), {});
+  uint8_t header[kPimHeaderBytes], record[kPimRecordBytes];
+  encodeHeader(2, header);
+  std::string bytes(reinterpret_cast<const char *>(header), kPimHeaderBytes);
+  encodeRecord(Instruction::setbw(8, 8), record);
+  bytes.append(reinterpret_cast<const char *>(record), kPimRecordBytes);
+  record[0] = 40;
+  bytes.append(reinterpret_cast<const char *>(record), kPimRecordBytes);
+  write("core_0.pim", bytes);
+  EXPECT_TRUE(contains(error(), {"core_0.pim': record 1 has opcode 40"}));
+  llvm::sys::fs::remove(path("core_0.pim"));
+  write("core_0.json", R"([{"op": "setbw", "ibiw": 8, "obiw": 8}, {"op": "vfoo"}])");
+  EXPECT_TRUE(contains(error(), {"core_0.json'", "instruction 1", "unknown op 'vfoo'"}));
+}
+
+TEST_F(SimulatorTest, InputsMustMatchTheManifest) {
+  Manifest m = makeManifest(1);
+  m.inputs.push_back(location("x", {2, 3}, 0));
+  writeAll(m, {{Instruction::setbw(8, 8), vec(Opcode::Vrelu, 1, 1, 0, 4)}});
+  EXPECT_TRUE(contains(error(), {"takes 1 inputs, but 0 were given"}));
+  EXPECT_TRUE(contains(error({tensor("x", {3, 2}, std::vector<float>(6))}),
+                       {"input 0 'x' must be a float tensor of shape [2,3]", "[3,2]"}));
+  EXPECT_TRUE(static_cast<bool>(run({tensor("x", {2, 3}, std::vector<float>(6))})));
+}
+
+// With 4-byte elements an address inside an element has no value of its own.
+TEST_F(SimulatorTest, WideElementsMustBeAligned) {
+  writeAll(makeManifest(1, 4), {{Instruction::setbw(32, 32), Instruction::sldi(1, 6),
+                                 Instruction::sldi(2, 8), vec(Opcode::Vrelu, 2, 1, 0, 4)}});
+  EXPECT_TRUE(contains(error(), {"core 0 pc 3", "local address 6 (rs1) is not a multiple of the "
+                                                "4-byte element"}));
+}
+} // namespace
