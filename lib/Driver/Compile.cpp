@@ -11,6 +11,7 @@
 #include "pimc/Dialect/Spatial/Transforms/Passes.h"
 #include "pimc/Frontend/OnnxImporter.h"
 #include "pimc/InitAll.h"
+#include "pimc/Support/Locations.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 #include "pimc/Target/Pimsim/CodeGen.h"
 
@@ -49,22 +50,12 @@ static int64_t peakRssBytes() {
   return static_cast<int64_t>(usage.ru_maxrss) * 1024;
 }
 
-/// "node Gemm 'fc1'" for a location the importer made, else the location.
+/// "node Gemm 'fc1'" for a location the importer made, else the file.
 static std::string describeLocation(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return "node " + name.getName().str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (isa<NameLoc>(inner))
-        return describeLocation(inner);
+  if (std::string node = nodeName(loc); !node.empty())
+    return "node " + node;
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     return file.getFilename().str();
-  return "";
-}
-
-static std::string locationName(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
   return "";
 }
 
@@ -96,7 +87,7 @@ Object graphStats(ModuleOp module, const Arch &arch) {
     crossbars += spat::crossbarsOf(compute, arch);
     if (compute.getLaneCount() > 1) {
       ++batches;
-      batchList.push_back(Object{{"node", locationName(compute.getLoc())},
+      batchList.push_back(Object{{"node", nodeName(compute.getLoc())},
                                  {"lanes", compute.getLaneCount()}});
     }
   });
@@ -117,7 +108,7 @@ Object scheduleStats(ModuleOp module, const Arch &arch) {
     cores.insert(core.getInt());
     lanesPerCore[core.getInt()] += compute.getLaneCount();
     assignment.push_back(Object{
-        {"node", locationName(compute.getLoc())},
+        {"node", nodeName(compute.getLoc())},
         {"lanes", compute.getLaneCount()},
         {"core", core.getInt()},
         {"start_ns", spat::getTimeAttr(compute, spat::kStartAttr)},

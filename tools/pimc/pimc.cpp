@@ -12,6 +12,8 @@
 #include "pimc/Simulator/Simulator.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -168,6 +170,8 @@ static int runCompare() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "pimc: ONNX to ReRAM processing-in-memory (pimsim-nn)\n");
   if (compileCommand)

@@ -79,11 +79,9 @@ public:
       if (failed(lower(b, op)))
         return failure();
     int64_t crossbars = 0;
-    for (Attribute attr : groups) {
-      auto group = cast<pim::GroupAttr>(attr);
-      crossbars += (group.getCols() + arch.outputsPerCrossbar() - 1) /
+    for (Attribute attr : groups)
+      crossbars += writtenBy(cast<pim::GroupAttr>(attr).getCols()) /
                    arch.outputsPerCrossbar();
-    }
     if (crossbars > arch.matrix.xbarArrayCount)
       return core.emitError() << "core " << core.getId() << " needs " << crossbars
                               << " crossbars for its array groups; a core has "
@@ -166,9 +164,26 @@ private:
         map.map(result, inner.lookup(yielded));
       return success();
     }
+    // Each lane writes its results in place, into its row of the batch's
+    // result: the instruction producing a yielded value takes that row as its
+    // destination. An mvm result narrower than what the array group writes
+    // gets a row as wide as the write, and the batch's result is the slice
+    // of the meaningful columns.
+    SmallVector<int64_t> rowWidth;
+    for (Value yielded : yield.getValues()) {
+      int64_t width = cast<RankedTensorType>(yielded.getType()).getNumElements();
+      if (auto mvm = yielded.getDefiningOp<spat::MVMOp>())
+        width = writtenBy(cast<spat::TileAttr>(compute.getTiles()[mvm.getTile()]).getCols());
+      rowWidth.push_back(width);
+    }
     SmallVector<Value> inits;
-    for (Value result : compute->getResults())
-      inits.push_back(emptyLike(b, loc, result.getType()));
+    for (auto [result, width] : llvm::zip(compute->getResults(), rowWidth)) {
+      auto type = cast<RankedTensorType>(result.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      if (shape.size() == 2)
+        shape[1] = width;
+      inits.push_back(b.create<tensor::EmptyOp>(loc, shape, type.getElementType()));
+    }
     size_t laneCount = compute.getLaneInputs().size();
     LogicalResult status = success();
     auto loop = b.create<scf::ForOp>(
@@ -177,18 +192,8 @@ private:
           IRMapping inner;
           for (auto [i, input] : llvm::enumerate(compute->getOperands())) {
             Value value = map.lookup(input);
-            if (i < laneCount) {
-              auto type = cast<RankedTensorType>(value.getType());
-              ArrayRef<int64_t> rest = type.getShape().drop_front();
-              SmallVector<OpFoldResult> offsets = {lane}, sizes = {lb.getIndexAttr(1)};
-              for (int64_t d : rest) {
-                offsets.push_back(lb.getIndexAttr(0));
-                sizes.push_back(lb.getIndexAttr(d));
-              }
-              SmallVector<OpFoldResult> strides(type.getRank(), lb.getIndexAttr(1));
-              value = lb.create<tensor::ExtractSliceOp>(l, type.clone(rest), value,
-                                                        offsets, sizes, strides);
-            }
+            if (i < laneCount)
+              value = laneRow(lb, l, value, lane);
             inner.map(body.getArgument(i), value);
           }
           if (failed(lowerBody(lb, body, inner, groupOf, lane)))
@@ -196,6 +201,22 @@ private:
           SmallVector<Value> updated;
           for (auto [acc, yielded] : llvm::zip(accumulators, yield.getValues())) {
             Value row = inner.lookup(yielded);
+            // Look through the slice of the meaningful columns of an mvm.
+            if (auto slice = row.getDefiningOp<tensor::ExtractSliceOp>();
+                slice && slice.getSource().getDefiningOp<pim::MVMOp>() &&
+                yielded.getDefiningOp<spat::MVMOp>())
+              row = slice.getSource();
+            // The producer writes straight into the lane's row.
+            if (auto producer = row.getDefiningOp<DestinationStyleOpInterface>()) {
+              OpOperand *init = producer.getDpsInitOperand(0);
+              if (auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
+                  empty && empty->hasOneUse()) {
+                OpBuilder::InsertionGuard guard(lb);
+                lb.setInsertionPoint(producer);
+                init->set(laneRow(lb, l, acc, lane));
+                empty->erase();
+              }
+            }
             auto rowType = cast<RankedTensorType>(row.getType());
             SmallVector<OpFoldResult> offsets = {lane}, sizes = {lb.getIndexAttr(1)};
             for (int64_t d : rowType.getShape()) {
@@ -208,9 +229,36 @@ private:
           }
           lb.create<scf::YieldOp>(l, updated);
         });
-    for (auto [result, value] : llvm::zip(compute->getResults(), loop.getResults()))
+    for (auto [result, rows] : llvm::zip(compute->getResults(), loop.getResults())) {
+      auto type = cast<RankedTensorType>(result.getType());
+      Value value = rows;
+      if (rows.getType() != type)
+        value = b.create<tensor::ExtractSliceOp>(
+            loc, type, rows, indices(b, {0, 0}), indices(b, type.getShape()),
+            indices(b, {1, 1}));
       map.map(result, value);
+    }
     return status;
+  }
+
+  /// The elements an mvm writes on an array group holding `cols` columns.
+  int64_t writtenBy(int64_t cols) {
+    int64_t perCrossbar = arch.outputsPerCrossbar();
+    return (cols + perCrossbar - 1) / perCrossbar * perCrossbar;
+  }
+
+  /// Row `lane` of a [lanes, ...] tensor, without its first dimension.
+  Value laneRow(OpBuilder &b, Location loc, Value value, Value lane) {
+    auto type = cast<RankedTensorType>(value.getType());
+    ArrayRef<int64_t> rest = type.getShape().drop_front();
+    SmallVector<OpFoldResult> offsets = {lane}, sizes = {b.getIndexAttr(1)};
+    for (int64_t d : rest) {
+      offsets.push_back(b.getIndexAttr(0));
+      sizes.push_back(b.getIndexAttr(d));
+    }
+    SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+    return b.create<tensor::ExtractSliceOp>(loc, type.clone(rest), value, offsets,
+                                            sizes, strides);
   }
 
   LogicalResult lowerBody(OpBuilder &b, Block &body, IRMapping &inner,
@@ -233,9 +281,7 @@ private:
               .Case([&](spat::MVMOp mvm) {
                 int64_t group = groupOf[mvm.getTile()];
                 auto attr = cast<pim::GroupAttr>(groups[group]);
-                int64_t crossbars = (attr.getCols() + arch.outputsPerCrossbar() - 1) /
-                                    arch.outputsPerCrossbar();
-                int64_t written = crossbars * arch.outputsPerCrossbar();
+                int64_t written = writtenBy(attr.getCols());
                 auto outType = RankedTensorType::get({written}, b.getF32Type());
                 Value out = b.create<pim::MVMOp>(loc, outType,
                                                  inner.lookup(mvm.getInput()),

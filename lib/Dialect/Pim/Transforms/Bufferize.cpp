@@ -1,10 +1,12 @@
 //===- Bufferize.cpp - stage 8: One-Shot Bufferize ------------------------===//
 //
-// Destination tensors that are only inserted into a larger tensor are first
-// replaced by slices of it (empty-tensor elimination), so that results are
-// written in place; One-Shot Bufferize then turns every pim.core into memref
-// code. Its allocations are pim.alloc (placed by liveness planning) and the
-// copies it cannot avoid are pim.lmv, counted as runtime copies.
+// One-Shot Bufferize turns every pim.core into memref code; results are
+// written in place where the destinations allow it (Spatial-to-PIM gives the
+// last instruction of a lane its row of the batch's result as destination).
+// Allocations are pim.alloc (placed by liveness planning). The copies it
+// inserts for insert_slice are removed where they copy a buffer onto itself
+// (after CSE merges identical views); the others become pim.lmv, counted as
+// runtime copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +15,10 @@
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
-#include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace pimc::pim {
 #define GEN_PASS_DEF_PIMBUFFERIZE
@@ -38,20 +42,25 @@ struct PimBufferizePass : public pim::impl::PimBufferizeBase<PimBufferizePass> {
       auto plain = MemRefType::get(type.getShape(), type.getElementType());
       return b.create<AllocOp>(loc, plain, IntegerAttr()).getResult();
     };
-    options.memCpyFn = [](OpBuilder &b, Location loc, Value from,
-                          Value to) -> LogicalResult {
-      b.create<LMVOp>(loc, TypeRange{}, from, to);
-      return success();
-    };
     options.unknownTypeConverterFn = [](Value value, Attribute memorySpace,
                                         const bufferization::BufferizationOptions &) {
       auto tensor = cast<TensorType>(value.getType());
       return bufferization::getMemRefTypeWithFullyDynamicLayout(tensor, memorySpace);
     };
-    IRRewriter rewriter(&getContext());
-    if (failed(bufferization::eliminateEmptyTensors(rewriter, module)) ||
-        failed(bufferization::runOneShotBufferize(module, options)))
+    if (failed(bufferization::runOneShotBufferize(module, options)))
       return signalPassFailure();
+    IRRewriter rewriter(&getContext());
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, module);
+    RewritePatternSet patterns(&getContext());
+    memref::CopyOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(applyPatternsAndFoldGreedily(module, std::move(patterns))))
+      return signalPassFailure();
+    module.walk([&](memref::CopyOp copy) {
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<LMVOp>(copy, TypeRange{}, copy.getSource(),
+                                         copy.getTarget());
+    });
   }
 };
 } // namespace

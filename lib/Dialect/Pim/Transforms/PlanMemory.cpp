@@ -11,6 +11,7 @@
 #include "pimc/Arch/Arch.h"
 #include "pimc/Dialect/Pim/PimDialect.h"
 #include "pimc/Dialect/Pim/Transforms/Passes.h"
+#include "pimc/Support/Locations.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -36,14 +37,10 @@ struct Buffer {
   int64_t address = 0;
 };
 
+/// What a buffer holds, for diagnostics: the model node it is for.
 std::string describe(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto name = dyn_cast<NameLoc>(loc))
-    os << name.getName();
-  else
-    loc.print(os);
-  return text;
+  std::string node = nodeName(loc);
+  return node.empty() ? "an intermediate value" : node;
 }
 
 class CorePlanner {
@@ -98,7 +95,7 @@ public:
       if (address + buffer.size > capacity)
         return buffer.alloc.emitError()
                << llvm::formatv("core {0}: local memory overflow: the buffer for "
-                                "'{1}' ({2} bytes) does not fit; the buffers live "
+                                "{1} ({2} bytes) does not fit; the buffers live "
                                 "with it need {3} bytes and the core has {4} "
                                 "(local memory of {5} bytes, {6} kept for crossbar "
                                 "reads)",

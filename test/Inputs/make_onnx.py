@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Writes small ONNX models for the lit tests: make_onnx.py CASE OUT.onnx"""
+import sys
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+
+
+def tensor(name, shape, elem=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    graph = helper.make_graph(nodes, "test", inputs, outputs, initializer=list(inits))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def weights(name, shape, seed=0):
+    rng = np.random.default_rng(seed)
+    return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+
+
+def main():
+    case, out = sys.argv[1], sys.argv[2]
+    if case == "not_onnx":
+        open(out, "wb").write(b"this is not a protobuf\xff\xfe")
+        return
+    x = tensor("x", [1, 4])
+    y = tensor("y", [1, 3])
+    cases = {
+        "gemm_transb": lambda: model(
+            [helper.make_node("Gemm", ["x", "w", "b"], ["y"], name="fc", transB=1)],
+            [x], [y], [weights("w", [3, 4]), weights("b", [3], 1)]),
+        "unsupported_op": lambda: model(
+            [helper.make_node("Softmax", ["x"], ["y"], name="soft")],
+            [x], [tensor("y", [1, 4])]),
+        "dynamic_shape": lambda: model(
+            [helper.make_node("Relu", ["x"], ["y"], name="act")],
+            [tensor("x", ["batch", 4])], [tensor("y", ["batch", 4])]),
+        "opset_10": lambda: model(
+            [helper.make_node("Relu", ["x"], ["y"], name="act")],
+            [x], [tensor("y", [1, 4])], opset=10),
+        "uint8_input": lambda: model(
+            [helper.make_node("Identity", ["x"], ["y"], name="id")],
+            [tensor("x", [4], TensorProto.UINT8)], [tensor("y", [4], TensorProto.UINT8)]),
+        "weights_input": lambda: model(
+            [helper.make_node("Gemm", ["x", "w"], ["y"], name="fc")],
+            [x, tensor("w", [4, 3])], [y]),
+        "too_big": lambda: model(
+            [helper.make_node("Gemm", ["x", "w"], ["y"], name="fc")],
+            [tensor("x", [1, 64])], [tensor("y", [1, 80])], [weights("w", [64, 80])]),
+        "wide_layer": lambda: model(
+            [helper.make_node("Gemm", ["x", "w"], ["y"], name="fc")],
+            [tensor("x", [1, 16])], [tensor("y", [1, 64])], [weights("w", [16, 64])]),
+        "big_activation": lambda: model(
+            [helper.make_node("Relu", ["x"], ["y"], name="act")],
+            [tensor("x", [1, 2000])], [tensor("y", [1, 2000])]),
+    }
+    m = cases[case]()
+    onnx.checker.check_model(m)
+    onnx.save(m, out)
+
+
+if __name__ == "__main__":
+    main()
