@@ -350,51 +350,6 @@ static std::string lower(const isa::Instruction &i, const CoreContext &ctx, bool
   return why;
 }
 
-/// Calls `each(pc, instruction)` on every instruction of a program file
-/// after `size(count)`. A .pim file is decoded record by record from its
-/// mapping, so that a large program never exists as isa::Instructions all at
-/// once; JSON goes through isa::readProgram.
-template <typename SizeFn, typename EachFn>
-static llvm::Error forEachInstruction(const std::string &path, SizeFn size, EachFn each) {
-  if (!llvm::StringRef(path).ends_with(".pim")) {
-    llvm::Expected<std::vector<isa::Instruction>> program = isa::readProgram(path);
-    if (!program)
-      return program.takeError();
-    size(program->size());
-    for (size_t pc = 0; pc < program->size(); ++pc)
-      if (llvm::Error error = each(pc, (*program)[pc]))
-        return error;
-    return llvm::Error::success();
-  }
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return fail("'" + path + "': cannot read: " + buffer.getError().message());
-  llvm::StringRef data = (*buffer)->getBuffer();
-  auto bytes = reinterpret_cast<const uint8_t *>(data.data());
-  auto word = [&](size_t at) {
-    return uint32_t(bytes[at]) | uint32_t(bytes[at + 1]) << 8 | uint32_t(bytes[at + 2]) << 16 |
-           uint32_t(bytes[at + 3]) << 24;
-  };
-  if (data.size() < isa::kPimHeaderBytes || !data.starts_with("PIMB"))
-    return fail("'" + path + "': not a PIMB file");
-  if (word(4) != 1)
-    return fail(formatv("'{0}': unsupported PIMB version {1}", path, word(4)));
-  uint32_t count = word(8);
-  if (data.size() < isa::kPimHeaderBytes + uint64_t(count) * isa::kPimRecordBytes)
-    return fail(formatv("'{0}': is shorter than its {1} records", path, count));
-  size(count);
-  for (uint32_t pc = 0; pc < count; ++pc) {
-    const uint8_t *record = bytes + isa::kPimHeaderBytes + size_t(pc) * isa::kPimRecordBytes;
-    if (!isa::isOpcode(record[0]))
-      return fail(formatv("'{0}': record {1} has opcode {2}, which pimsim-nn does not know", path,
-                          pc, record[0]));
-    if (llvm::Error error = each(pc, isa::decodeRecord(record)))
-      return error;
-  }
-  return llvm::Error::success();
-}
-
 static llvm::Error loadCore(const CoreContext &ctx, const std::string &path, CoreProgram &core) {
   core.id = ctx.id;
   core.path = path;
@@ -407,7 +362,7 @@ static llvm::Error loadCore(const CoreContext &ctx, const std::string &path, Cor
           formatv("core {0} pc {1} `{2}` in '{3}': {4}", ctx.id, pc, describe(inst), path, why));
     return llvm::Error::success();
   };
-  if (llvm::Error error = forEachInstruction(
+  if (llvm::Error error = isa::visitProgram(
           path, [&](size_t count) { core.ops.reserve(count); }, each))
     return error;
   if (core.ops.empty())

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pimc/Support/ArchOption.h"
 #include "pimc/Arch/Arch.h"
 #include "pimc/Conversion/Passes.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
@@ -464,11 +465,9 @@ struct ConvertOnnxToSpatialPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::Expected<Arch> arch = Arch::loadOrDefault(archFile);
-    if (!arch) {
-      module.emitError(llvm::toString(arch.takeError()));
+    std::optional<Arch> arch = loadArchOption(module, archFile);
+    if (!arch)
       return signalPassFailure();
-    }
     SymbolTable symbols(module);
     LoweringContext lowering{*arch, symbols, module};
     MLIRContext *context = &getContext();

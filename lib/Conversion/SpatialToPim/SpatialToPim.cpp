@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pimc/Support/ArchOption.h"
 #include "pimc/Arch/Arch.h"
 #include "pimc/Conversion/Passes.h"
 #include "pimc/Dialect/Pim/PimDialect.h"
@@ -372,11 +373,9 @@ struct ConvertSpatialToPimPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::Expected<Arch> arch = Arch::loadOrDefault(archFile);
-    if (!arch) {
-      module.emitError(llvm::toString(arch.takeError()));
+    std::optional<Arch> arch = loadArchOption(module, archFile);
+    if (!arch)
       return signalPassFailure();
-    }
     if (!module.getOps<func::FuncOp>().empty()) {
       module.emitError("the dataflow function is not materialized (run "
                        "spat-materialize-schedule)");

@@ -1,5 +1,6 @@
 //===- EmitPimsim.cpp - the code generation pass --------------------------===//
 
+#include "pimc/Support/ArchOption.h"
 #include "pimc/Target/Pimsim/CodeGen.h"
 #include "pimc/Target/Pimsim/Passes.h"
 
@@ -20,11 +21,9 @@ struct PimEmitPimsimPass : public pimc::impl::PimEmitPimsimBase<PimEmitPimsimPas
       module.emitError("pim-emit-pimsim needs output-dir");
       return signalPassFailure();
     }
-    llvm::Expected<Arch> arch = Arch::loadOrDefault(archFile);
-    if (!arch) {
-      module.emitError(llvm::toString(arch.takeError()));
+    std::optional<Arch> arch = loadArchOption(module, archFile);
+    if (!arch)
       return signalPassFailure();
-    }
     llvm::Expected<CodeGenStats> stats =
         emitPimsimArtifacts(module, *arch, {outputDir, emitJson});
     if (!stats) {

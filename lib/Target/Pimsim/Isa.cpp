@@ -454,12 +454,14 @@ static llvm::Error programError(llvm::StringRef path, const llvm::Twine &what) {
                                  "'" + path + "': " + what);
 }
 
-llvm::Expected<std::vector<Instruction>> pimc::isa::readProgram(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+llvm::Error pimc::isa::visitProgram(
+    llvm::StringRef path, llvm::function_ref<void(size_t count)> size,
+    llvm::function_ref<llvm::Error(size_t pc, const Instruction &inst)> each) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
   if (!buffer)
     return programError(path, "cannot read: " + buffer.getError().message());
   llvm::StringRef data = (*buffer)->getBuffer();
-  std::vector<Instruction> program;
   if (path.ends_with(".pim")) {
     auto bytes = reinterpret_cast<const uint8_t *>(data.data());
     if (data.size() < kPimHeaderBytes || std::memcmp(bytes, "PIMB", 4) != 0)
@@ -471,16 +473,17 @@ llvm::Expected<std::vector<Instruction>> pimc::isa::readProgram(llvm::StringRef 
     if (data.size() < kPimHeaderBytes + uint64_t(count) * kPimRecordBytes)
       return programError(path, "is shorter than its " + llvm::Twine(count) +
                                     " records");
-    program.reserve(count);
+    size(count);
     for (uint32_t n = 0; n < count; ++n) {
-      const uint8_t *record = bytes + kPimHeaderBytes + n * kPimRecordBytes;
+      const uint8_t *record = bytes + kPimHeaderBytes + size_t(n) * kPimRecordBytes;
       if (!isOpcode(record[0]))
         return programError(path, llvm::formatv("record {0} has opcode {1}, "
                                                 "which pimsim-nn does not know",
                                                 n, record[0]));
-      program.push_back(decodeRecord(record));
+      if (llvm::Error e = each(n, decodeRecord(record)))
+        return e;
     }
-    return program;
+    return llvm::Error::success();
   }
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(data);
   if (!json)
@@ -488,14 +491,27 @@ llvm::Expected<std::vector<Instruction>> pimc::isa::readProgram(llvm::StringRef 
   const llvm::json::Array *array = json->getAsArray();
   if (!array)
     return programError(path, "a per-core JSON program must be an array");
-  program.reserve(array->size());
+  size(array->size());
   for (size_t n = 0; n < array->size(); ++n) {
     llvm::Expected<Instruction> inst = fromJson((*array)[n]);
     if (!inst)
       return programError(path, llvm::formatv("instruction {0}: {1}", n,
                                               llvm::toString(inst.takeError())));
-    program.push_back(*inst);
+    if (llvm::Error e = each(n, *inst))
+      return e;
   }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<Instruction>> pimc::isa::readProgram(llvm::StringRef path) {
+  std::vector<Instruction> program;
+  if (llvm::Error e = visitProgram(
+          path, [&](size_t count) { program.reserve(count); },
+          [&](size_t, const Instruction &inst) {
+            program.push_back(inst);
+            return llvm::Error::success();
+          }))
+    return std::move(e);
   return program;
 }
 

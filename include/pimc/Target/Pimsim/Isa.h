@@ -10,6 +10,7 @@
 #define PIMC_TARGET_PIMSIM_ISA_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -78,6 +79,13 @@ llvm::Expected<Instruction> fromJson(const llvm::json::Value &value);
 
 /// Reads a `core_<id>.pim` or `core_<id>.json` program.
 llvm::Expected<std::vector<Instruction>> readProgram(llvm::StringRef path);
+
+/// Calls `size` with the instruction count of a program file, then `each`
+/// for every instruction in order. A `.pim` file is decoded one record at a
+/// time, so that a large program never exists in memory all at once.
+llvm::Error visitProgram(
+    llvm::StringRef path, llvm::function_ref<void(size_t count)> size,
+    llvm::function_ref<llvm::Error(size_t pc, const Instruction &inst)> each);
 
 /// Streams one core's program to `.pim` (and, optionally, `.json`) files, so
 /// that the whole program never has to be held in memory.

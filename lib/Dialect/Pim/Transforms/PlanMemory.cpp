@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pimc/Support/ArchOption.h"
 #include "pimc/Arch/Arch.h"
 #include "pimc/Dialect/Pim/PimDialect.h"
 #include "pimc/Dialect/Pim/Transforms/Passes.h"
@@ -148,11 +149,9 @@ private:
 struct PimPlanMemoryPass : public pim::impl::PimPlanMemoryBase<PimPlanMemoryPass> {
   using PimPlanMemoryBase::PimPlanMemoryBase;
   void runOnOperation() override {
-    llvm::Expected<Arch> arch = Arch::loadOrDefault(archFile);
-    if (!arch) {
-      getOperation().emitError(llvm::toString(arch.takeError()));
+    std::optional<Arch> arch = loadArchOption(getOperation(), archFile);
+    if (!arch)
       return signalPassFailure();
-    }
     for (CoreOp core : getOperation().getOps<CoreOp>())
       if (failed(CorePlanner(core, *arch).run()))
         return signalPassFailure();

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pimc/Support/ArchOption.h"
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
 #include "pimc/Dialect/Spatial/Transforms/Passes.h"
 
@@ -206,11 +207,9 @@ struct SpatMergeComputesPass
     : public spat::impl::SpatMergeComputesBase<SpatMergeComputesPass> {
   using SpatMergeComputesBase::SpatMergeComputesBase;
   void runOnOperation() override {
-    llvm::Expected<Arch> arch = Arch::loadOrDefault(archFile);
-    if (!arch) {
-      getOperation().emitError(llvm::toString(arch.takeError()));
+    std::optional<Arch> arch = loadArchOption(getOperation(), archFile);
+    if (!arch)
       return signalPassFailure();
-    }
     RewritePatternSet patterns(&getContext());
     patterns.add<MergeChain>(&getContext(), *arch);
     GreedyRewriteConfig config;

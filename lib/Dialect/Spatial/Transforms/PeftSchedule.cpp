@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pimc/Support/ArchOption.h"
 #include "pimc/Arch/CostModel.h"
 #include "pimc/Dialect/Spatial/CostAnalysis.h"
 #include "pimc/Dialect/Spatial/Fragments.h"
@@ -56,11 +57,9 @@ struct SpatPeftSchedulePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::Expected<Arch> archOr = Arch::loadOrDefault(archFile);
-    if (!archOr) {
-      module.emitError(llvm::toString(archOr.takeError()));
+    std::optional<Arch> archOr = loadArchOption(module, archFile);
+    if (!archOr)
       return signalPassFailure();
-    }
     const Arch &arch = *archOr;
     CostModel cost(arch);
     int64_t elementBytes = arch.inputBytes();
