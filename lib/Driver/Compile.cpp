@@ -149,9 +149,21 @@ Object coreStatsJson(const CoreCodeStats &c) {
                 {"memory_bytes", c.memoryBytes}};
 }
 
+std::unique_ptr<Pass> stagePass(StringRef stage, const std::string &arch);
+
+/// The passes of a stage after import (canonicalization is a small group).
+void addStagePasses(PassManager &pm, StringRef stage, const std::string &arch) {
+  if (stage == "canonicalize") {
+    OpPassManager &func = pm.nest<func::FuncOp>();
+    func.addPass(onnx::createOnnxCanonicalize());
+    func.addPass(onnx::createOnnxChannelsLast());
+    func.addPass(onnx::createOnnxCanonicalize());
+    return;
+  }
+  pm.addPass(stagePass(stage, arch));
+}
+
 std::unique_ptr<Pass> stagePass(StringRef stage, const std::string &arch) {
-  if (stage == "canonicalize")
-    return onnx::createOnnxCanonicalize();
   if (stage == "onnx-to-spatial")
     return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{arch});
   if (stage == "merge")
@@ -260,11 +272,7 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
   for (StringRef stage : stageNames().drop_front().drop_back()) {
     stageStart = std::chrono::steady_clock::now();
     PassManager pm(&context);
-    std::unique_ptr<Pass> pass = stagePass(stage, options.archPath);
-    if (stage == "canonicalize")
-      pm.addNestedPass<func::FuncOp>(std::move(pass));
-    else
-      pm.addPass(std::move(pass));
+    addStagePasses(pm, stage, options.archPath);
     if (failed(pm.run(module)))
       return fail("stage '" + stage + "' failed:\n" + diagnostics);
     recordStage(stage);

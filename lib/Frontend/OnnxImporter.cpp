@@ -218,6 +218,16 @@ llvm::Error Importer::importNode(const Node &node) {
   };
 
   const std::string &op = node.opType;
+  // Operators whose semantics pimc implements from some opset on (earlier
+  // versions broadcast or take their operands differently).
+  static const std::map<std::string, int64_t, std::less<>> since = {
+      {"Add", 7}, {"Sub", 7}, {"Mul", 7}, {"Div", 7}, {"Gemm", 7},
+      {"BatchNormalization", 7}, {"Reshape", 5}, {"Concat", 4}, {"Dropout", 7},
+      {"MatMul", 1}};
+  if (auto it = since.find(op); it != since.end() && model.opsetVersion < it->second)
+    return failAt(node, formatv("{0} of opset {1} is not supported (pimc implements "
+                                "{0} from opset {2})",
+                                op, model.opsetVersion, it->second));
   if (op == "Constant") {
     // The data of a Constant node lives in the node's attribute; it is copied
     // into the constant rather than viewed.
@@ -276,40 +286,78 @@ llvm::Error Importer::importNode(const Node &node) {
     return llvm::Error::success();
   }
 
+  // Every other operator has one float result typed by shape inference and
+  // takes inputs [0, minInputs) and optionally up to maxInputs (null when
+  // omitted).
   using Build = std::function<Operation *(Type, ArrayRef<Value>)>;
   struct Simple {
-    unsigned inputs;
+    unsigned minInputs, maxInputs;
     Build build;
   };
+  auto ints = [&](StringRef name) -> DenseI64ArrayAttr {
+    const frontend::Attribute *attr = node.attribute(name);
+    if (!attr || attr->kind != frontend::Attribute::Ints)
+      return {};
+    return builder.getDenseI64ArrayAttr(attr->ints);
+  };
+  auto string = [&](StringRef name, StringRef fallback) {
+    const frontend::Attribute *attr = node.attribute(name);
+    return builder.getStringAttr(attr && attr->kind == frontend::Attribute::String
+                                     ? StringRef(attr->s)
+                                     : fallback);
+  };
+  auto i64 = [&](StringRef name, int64_t fallback) {
+    return builder.getI64IntegerAttr(intAttr(node, name, fallback));
+  };
+  auto f32 = [&](StringRef name, float fallback) {
+    return builder.getF32FloatAttr(floatAttr(node, name, fallback));
+  };
+  auto binary = [&](auto tag) {
+    using OpT = decltype(tag);
+    return Simple{2, 2, [&](Type t, ArrayRef<Value> v) -> Operation * {
+                    return builder.create<OpT>(loc, t, v[0], v[1]);
+                  }};
+  };
+  auto unary = [&](auto tag) {
+    using OpT = decltype(tag);
+    return Simple{1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+                    return builder.create<OpT>(loc, t, v[0]);
+                  }};
+  };
+  // Squeeze and Unsqueeze only reshape: shape inference knows the result.
+  auto reshapeToResult = Simple{1, 2, [&](Type t, ArrayRef<Value> v) -> Operation * {
+    auto type = cast<RankedTensorType>(t);
+    auto shapeType = RankedTensorType::get({type.getRank()}, builder.getI64Type());
+    Value shape = builder.create<onnx::ConstantOp>(
+        loc, shapeType, DenseElementsAttr::get(shapeType, type.getShape()));
+    return builder.create<onnx::ReshapeOp>(loc, t, v[0], shape,
+                                           builder.getI64IntegerAttr(0));
+  }};
   const std::map<std::string, Simple> simple = {
-      {"MatMul", {2, [&](Type t, ArrayRef<Value> v) -> Operation * {
-         return builder.create<onnx::MatMulOp>(loc, t, v[0], v[1]);
+      {"MatMul", binary(onnx::MatMulOp())},
+      {"Add", binary(onnx::AddOp())},
+      {"Sub", binary(onnx::SubOp())},
+      {"Mul", binary(onnx::MulOp())},
+      {"Div", binary(onnx::DivOp())},
+      {"Relu", unary(onnx::ReluOp())},
+      {"Sigmoid", unary(onnx::SigmoidOp())},
+      {"Tanh", unary(onnx::TanhOp())},
+      {"Identity", unary(onnx::IdentityOp())},
+      {"LeakyRelu", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::LeakyReluOp>(loc, t, v[0], f32("alpha", 0.01f));
        }}},
-      {"Add", {2, [&](Type t, ArrayRef<Value> v) -> Operation * {
-         return builder.create<onnx::AddOp>(loc, t, v[0], v[1]);
+      {"Clip", {1, 3, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::ClipOp>(loc, t, v[0], v[1], v[2]);
        }}},
-      {"Relu", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
-         return builder.create<onnx::ReluOp>(loc, t, v[0]);
+      {"Flatten", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::FlattenOp>(loc, t, v[0], i64("axis", 1));
        }}},
-      {"Sigmoid", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
-         return builder.create<onnx::SigmoidOp>(loc, t, v[0]);
+      {"Reshape", {2, 2, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::ReshapeOp>(loc, t, v[0], v[1], i64("allowzero", 0));
        }}},
-      {"Tanh", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
-         return builder.create<onnx::TanhOp>(loc, t, v[0]);
-       }}},
-      {"Identity", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
-         return builder.create<onnx::IdentityOp>(loc, t, v[0]);
-       }}},
-      {"Flatten", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
-         return builder.create<onnx::FlattenOp>(
-             loc, t, v[0], builder.getI64IntegerAttr(intAttr(node, "axis", 1)));
-       }}},
-      {"Reshape", {2, [&](Type t, ArrayRef<Value> v) -> Operation * {
-         return builder.create<onnx::ReshapeOp>(
-             loc, t, v[0], v[1],
-             builder.getI64IntegerAttr(intAttr(node, "allowzero", 0)));
-       }}},
-      {"Transpose", {1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+      {"Squeeze", reshapeToResult},
+      {"Unsqueeze", reshapeToResult},
+      {"Transpose", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
          int64_t rank = cast<RankedTensorType>(v[0].getType()).getRank();
          SmallVector<int64_t> perm;
          if (const frontend::Attribute *attr = node.attribute("perm"))
@@ -320,11 +368,58 @@ llvm::Error Importer::importNode(const Node &node) {
          return builder.create<onnx::TransposeOp>(loc, t, v[0],
                                                   builder.getDenseI64ArrayAttr(perm));
        }}},
+      {"Conv", {2, 3, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::ConvOp>(
+             loc, t, v[0], v[1], v[2], i64("group", 1), ints("kernel_shape"),
+             ints("strides"), ints("pads"), ints("dilations"),
+             string("auto_pad", "NOTSET"), UnitAttr());
+       }}},
+      {"MaxPool", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::MaxPoolOp>(
+             loc, t, v[0], i64("ceil_mode", 0), ints("kernel_shape"), ints("strides"),
+             ints("pads"), ints("dilations"), string("auto_pad", "NOTSET"), UnitAttr());
+       }}},
+      {"AveragePool", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::AveragePoolOp>(
+             loc, t, v[0], i64("ceil_mode", 0), i64("count_include_pad", 0),
+             ints("kernel_shape"), ints("strides"), ints("pads"), DenseI64ArrayAttr(),
+             string("auto_pad", "NOTSET"), UnitAttr());
+       }}},
+      {"GlobalAveragePool", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::GlobalAveragePoolOp>(loc, t, v[0], UnitAttr());
+       }}},
+      {"GlobalMaxPool", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::GlobalMaxPoolOp>(loc, t, v[0], UnitAttr());
+       }}},
+      {"BatchNormalization", {5, 5, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::BatchNormalizationOp>(loc, t, v[0], v[1], v[2], v[3],
+                                                           v[4], f32("epsilon", 1e-5f));
+       }}},
+      {"Concat", {1, ~0u, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::ConcatOp>(loc, t, v, i64("axis", 0));
+       }}},
+      {"Pad", {2, 3, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::PadOp>(loc, t, v[0], v[1], v[2],
+                                            string("mode", "constant"));
+       }}},
   };
-  // Dropout at inference is its input; its mask output is not supported.
+  // Inference needs only the first output of these; their others are not
+  // supported.
+  static const std::map<std::string, std::string> extraOutputs = {
+      {"Dropout", "mask"}, {"MaxPool", "Indices"},
+      {"BatchNormalization", "running mean and variance"}};
+  if (auto extra = extraOutputs.find(op); extra != extraOutputs.end()) {
+    for (size_t i = 1; i < node.outputs.size(); ++i)
+      if (!node.outputs[i].empty())
+        return failAt(node, "the " + extra->second + " output of " + op +
+                                " is not supported");
+  }
+  if (op == "BatchNormalization" && intAttr(node, "training_mode", 0))
+    return failAt(node, "training mode is not supported");
+  // Dropout at inference is its input.
   if (op == "Dropout") {
-    if (node.outputs.size() > 1 && !node.outputs[1].empty())
-      return failAt(node, "the mask output of Dropout is not supported");
+    if (node.inputs.size() > 2 && !node.inputs[2].empty())
+      return failAt(node, "the training_mode input of Dropout is not supported");
     llvm::Expected<SmallVector<Value>> in = operands(1);
     if (!in)
       return in.takeError();
@@ -334,26 +429,76 @@ llvm::Error Importer::importNode(const Node &node) {
     define(builder.create<onnx::IdentityOp>(loc, (*types)[0], (*in)[0]));
     return llvm::Error::success();
   }
+  // Before opset 11, Clip's bounds and Pad's pads and value are attributes.
+  if ((op == "Clip" || op == "Pad") && model.opsetVersion < 11) {
+    llvm::Expected<Value> data = input(node, 0);
+    if (!data)
+      return data.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(1);
+    if (!types)
+      return types.takeError();
+    auto scalar = [&](float value) -> Value {
+      auto type = RankedTensorType::get({}, builder.getF32Type());
+      return builder.create<onnx::ConstantOp>(loc, type, DenseElementsAttr::get(type, value));
+    };
+    if (op == "Clip") {
+      const frontend::Attribute *min = node.attribute("min");
+      const frontend::Attribute *max = node.attribute("max");
+      define(builder.create<onnx::ClipOp>(loc, (*types)[0], *data,
+                                          min ? scalar(min->f) : Value(),
+                                          max ? scalar(max->f) : Value()));
+      return llvm::Error::success();
+    }
+    const frontend::Attribute *pads = node.attribute("pads");
+    if (!pads)
+      pads = node.attribute("paddings");
+    if (!pads)
+      return failAt(node, "Pad needs its pads");
+    auto padsType = RankedTensorType::get({(int64_t)pads->ints.size()}, builder.getI64Type());
+    Value padsValue = builder.create<onnx::ConstantOp>(
+        loc, padsType, DenseElementsAttr::get(padsType, ArrayRef<int64_t>(pads->ints)));
+    define(builder.create<onnx::PadOp>(loc, (*types)[0], *data, padsValue,
+                                       scalar(floatAttr(node, "value", 0.0f)),
+                                       string("mode", "constant")));
+    return llvm::Error::success();
+  }
   auto it = simple.find(op);
   if (it == simple.end())
-    return failAt(node, formatv("operator {0} is not supported (pimc supports "
-                                "Gemm, MatMul, Add, Relu, Sigmoid, Tanh, Flatten, "
-                                "Reshape, Transpose, Identity, Dropout, Constant)",
-                                op));
-  llvm::Expected<SmallVector<Value>> in = operands(it->second.inputs);
-  if (!in)
-    return in.takeError();
+    return failAt(node, formatv("operator {0} is not supported", op));
+  const Simple &entry = it->second;
+  if (node.inputs.size() < entry.minInputs || node.inputs.size() > entry.maxInputs)
+    return failAt(node, formatv("takes {0} to {1} inputs, not {2}", entry.minInputs,
+                                entry.maxInputs, node.inputs.size()));
+  // One entry per possible input (a null Value for an omitted one).
+  size_t count = entry.maxInputs == ~0u ? node.inputs.size() : entry.maxInputs;
+  SmallVector<Value> in;
+  for (unsigned i = 0; i < count; ++i) {
+    if (i >= node.inputs.size()) {
+      in.push_back(Value());
+      continue;
+    }
+    llvm::Expected<Value> value =
+        i < entry.minInputs ? input(node, i) : optionalInput(node, i);
+    if (!value)
+      return value.takeError();
+    in.push_back(*value);
+  }
   llvm::Expected<SmallVector<Type>> types = results(1);
   if (!types)
     return types.takeError();
-  if (node.outputs.size() != 1)
-    return failAt(node, "expects exactly one output");
-  if (llvm::Error e = checkFloat(op == "Reshape" ? ArrayRef<Value>(*in).take_front()
-                                                 : ArrayRef<Value>(*in)))
-    return e;
+  // Shapes and axes are i64; every data input is a float tensor.
+  for (auto [i, value] : llvm::enumerate(in)) {
+    bool integerOperand = (op == "Reshape" || op == "Pad" || op == "Squeeze" ||
+                           op == "Unsqueeze") && i == 1;
+    if (value && !integerOperand &&
+        !cast<RankedTensorType>(value.getType()).getElementType().isF32())
+      return failAt(node, formatv("input {0} has element type {1}; pimc supports float "
+                                  "tensors",
+                                  i, cast<RankedTensorType>(value.getType()).getElementType()));
+  }
   if (!cast<RankedTensorType>((*types)[0]).getElementType().isF32())
     return failAt(node, "expects a float result");
-  define(it->second.build((*types)[0], *in));
+  define(entry.build((*types)[0], in));
   return llvm::Error::success();
 }
 

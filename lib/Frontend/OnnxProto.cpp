@@ -73,7 +73,18 @@ std::string Node::describe() const {
 
 llvm::ArrayRef<unsigned> pimc::frontend::constantOperandIndices(llvm::StringRef opType) {
   static const std::map<std::string, std::vector<unsigned>, std::less<>> table = {
-      {"Gemm", {1, 2}}, {"MatMul", {1}}, {"Reshape", {1}}};
+      {"Gemm", {1, 2}},
+      {"MatMul", {1}},
+      {"Reshape", {1}},
+      {"Conv", {1, 2}},
+      {"BatchNormalization", {1, 2, 3, 4}},
+      {"Clip", {1, 2}},
+      {"Pad", {1, 2}},
+      {"Squeeze", {1}},
+      {"Unsqueeze", {1}},
+      // The instruction set has no division: only a constant divisor, as a
+      // multiplication by its reciprocal.
+      {"Div", {1}}};
   auto it = table.find(opType);
   if (it == table.end())
     return {};
@@ -269,6 +280,11 @@ static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
         return data.takeError();
       if (!*data)
         continue;
+      if ((*data)->dataType != kFloat && (*data)->dataType != kInt64 &&
+          (*data)->dataType != kInt32)
+        return fail(formatv("input '{0}' of {1} has element type {2}; pimc supports "
+                            "float tensors (and integer shapes)",
+                            name, node.describe(), dataTypeName((*data)->dataType)));
       onnx::TensorProto *init = graph->add_initializer();
       init->set_name(name);
       init->set_data_type((*data)->dataType);
@@ -278,9 +294,11 @@ static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
         init->set_raw_data(std::string(
             reinterpret_cast<const char *>((*data)->floats.data()),
             (*data)->floats.size() * sizeof(float)));
-      else
+      else {
+        init->set_data_type(kInt64);
         for (int64_t v : (*data)->ints)
           init->add_int64_data(v);
+      }
       bound.insert(name);
     }
   }

@@ -12,6 +12,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <map>
@@ -37,6 +38,18 @@ static float floatAttr(const Node &node, llvm::StringRef name, float dflt) {
   return attr ? attr->f : dflt;
 }
 
+static std::vector<int64_t> intsAttr(const Node &node, llvm::StringRef name,
+                                     std::vector<int64_t> dflt) {
+  const Attribute *attr = node.attribute(name);
+  return attr ? attr->ints : std::move(dflt);
+}
+
+static std::string stringAttr(const Node &node, llvm::StringRef name,
+                              llvm::StringRef dflt) {
+  const Attribute *attr = node.attribute(name);
+  return attr ? attr->s : dflt.str();
+}
+
 namespace {
 struct IntTensor {
   std::vector<int64_t> shape;
@@ -47,12 +60,38 @@ struct Arity {
   unsigned minInputs, maxInputs, maxOutputs;
 };
 
+constexpr unsigned kVariadic = ~0u;
+
 /// Every operator the interpreter runs. Inputs past minInputs are optional.
+/// Outputs past the first are accepted only to reject them by name.
 const std::map<std::string, Arity, std::less<>> kOperators = {
-    {"Add", {2, 2, 1}},     {"Constant", {0, 0, 1}}, {"Dropout", {1, 3, 2}},
-    {"Flatten", {1, 1, 1}}, {"Gemm", {2, 3, 1}},     {"Identity", {1, 1, 1}},
-    {"MatMul", {2, 2, 1}},  {"Relu", {1, 1, 1}},     {"Reshape", {2, 2, 1}},
-    {"Sigmoid", {1, 1, 1}}, {"Tanh", {1, 1, 1}},     {"Transpose", {1, 1, 1}}};
+    {"Add", {2, 2, 1}},
+    {"AveragePool", {1, 1, 1}},
+    {"BatchNormalization", {5, 5, 5}},
+    {"Clip", {1, 3, 1}},
+    {"Concat", {1, kVariadic, 1}},
+    {"Constant", {0, 0, 1}},
+    {"Conv", {2, 3, 1}},
+    {"Div", {2, 2, 1}},
+    {"Dropout", {1, 3, 2}},
+    {"Flatten", {1, 1, 1}},
+    {"Gemm", {2, 3, 1}},
+    {"GlobalAveragePool", {1, 1, 1}},
+    {"GlobalMaxPool", {1, 1, 1}},
+    {"Identity", {1, 1, 1}},
+    {"LeakyRelu", {1, 1, 1}},
+    {"MatMul", {2, 2, 1}},
+    {"MaxPool", {1, 1, 2}},
+    {"Mul", {2, 2, 1}},
+    {"Pad", {2, 3, 1}},
+    {"Relu", {1, 1, 1}},
+    {"Reshape", {2, 2, 1}},
+    {"Sigmoid", {1, 1, 1}},
+    {"Squeeze", {1, 2, 1}},
+    {"Sub", {2, 2, 1}},
+    {"Tanh", {1, 1, 1}},
+    {"Transpose", {1, 1, 1}},
+    {"Unsqueeze", {1, 2, 1}}};
 
 class Interpreter {
 public:
@@ -71,10 +110,15 @@ private:
   llvm::Error evaluateConstant(const Node &node);
   llvm::Expected<Tensor> compute(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> transposeNode(const Node &node, const Tensor &x);
+  llvm::Expected<Tensor> convNode(const Node &node, const Tensor &x);
   /// Input `i` as a float tensor; null for an omitted `optional` input.
   llvm::Expected<const Tensor *> floatInput(const Node &node, unsigned i,
                                             bool optional = false);
+  /// Optional input `i`, a float tensor of one element; `dflt` if omitted.
+  llvm::Expected<float> scalarInput(const Node &node, unsigned i, float dflt);
   llvm::Expected<const IntTensor *> intInput(const Node &node, unsigned i);
+  /// Input `i` as a 1-D integer tensor: a shape, pads or axes.
+  llvm::Expected<std::vector<int64_t>> intVector(const Node &node, unsigned i);
   llvm::Error inputError(const Node &node, unsigned i, llvm::StringRef need);
 
   std::map<std::string, Tensor> floats;
@@ -132,12 +176,60 @@ Interpreter::floatInput(const Node &node, unsigned i, bool optional) {
   return &it->second;
 }
 
+llvm::Expected<float> Interpreter::scalarInput(const Node &node, unsigned i,
+                                               float dflt) {
+  llvm::Expected<const Tensor *> t = floatInput(node, i, /*optional=*/true);
+  if (!t)
+    return t.takeError();
+  if (!*t)
+    return dflt;
+  if ((*t)->numElements() != 1)
+    return fail(formatv("input {0} should be a scalar, but it has {1} values",
+                        i, (*t)->numElements()));
+  return (*t)->data[0];
+}
+
 llvm::Expected<const IntTensor *> Interpreter::intInput(const Node &node,
                                                         unsigned i) {
   auto it = ints.find(node.inputs[i]);
   if (it == ints.end())
     return inputError(node, i, "int64");
   return &it->second;
+}
+
+llvm::Expected<std::vector<int64_t>> Interpreter::intVector(const Node &node,
+                                                            unsigned i) {
+  llvm::Expected<const IntTensor *> t = intInput(node, i);
+  if (!t)
+    return t.takeError();
+  if ((*t)->shape.size() != 1)
+    return fail(formatv("input {0} should be 1-D, but it has rank {1}", i,
+                        (*t)->shape.size()));
+  return (*t)->data;
+}
+
+/// Rejects the training forms of operators: only inference is computed.
+static llvm::Error checkInference(const Node &node) {
+  bool extraOutputs =
+      llvm::any_of(llvm::drop_begin(node.outputs),
+                   [](const std::string &name) { return !name.empty(); });
+  llvm::StringRef op = node.opType;
+  if (op == "Dropout" && extraOutputs)
+    return fail("the mask output is unsupported: the reference interpreter "
+                "runs inference only");
+  // Bool tensors carry no values here, so even a constant false is refused.
+  if (op == "Dropout" && node.inputs.size() > 2 && !node.inputs[2].empty())
+    return fail("the training_mode input is unsupported: the reference "
+                "interpreter runs inference only");
+  if (op == "BatchNormalization" && intAttr(node, "training_mode", 0) != 0)
+    return fail("training_mode is unsupported: the reference interpreter runs "
+                "inference only");
+  if (op == "BatchNormalization" && extraOutputs)
+    return fail("the mean and variance outputs are unsupported: the reference "
+                "interpreter runs inference only");
+  if (op == "MaxPool" && extraOutputs)
+    return fail("the Indices output is unsupported");
+  return llvm::Error::success();
 }
 
 llvm::Error Interpreter::execute(const Node &node) {
@@ -156,26 +248,25 @@ llvm::Error Interpreter::evaluate(const Node &node) {
   const Arity &arity = op->second;
   if (node.inputs.size() < arity.minInputs ||
       node.inputs.size() > arity.maxInputs)
-    return fail(formatv("takes {0} to {1} inputs, got {2}", arity.minInputs,
-                        arity.maxInputs, node.inputs.size()));
+    return fail(arity.maxInputs == kVariadic
+                    ? formatv("takes at least {0} inputs, got {1}",
+                              arity.minInputs, node.inputs.size())
+                          .str()
+                    : formatv("takes {0} to {1} inputs, got {2}",
+                              arity.minInputs, arity.maxInputs,
+                              node.inputs.size())
+                          .str());
   if (node.outputs.empty() || node.outputs.size() > arity.maxOutputs)
     return fail(formatv("has {0} outputs, at most {1} are supported",
                         node.outputs.size(), arity.maxOutputs));
+  if (llvm::Error error = checkInference(node))
+    return error;
   if (node.opType == "Constant")
     return evaluateConstant(node);
   // Identity also forwards integer values, such as Reshape shapes.
   if (node.opType == "Identity" && ints.count(node.inputs[0])) {
     bind(node.outputs[0], ints.at(node.inputs[0]));
     return llvm::Error::success();
-  }
-  if (node.opType == "Dropout") {
-    if (node.outputs.size() > 1 && !node.outputs[1].empty())
-      return fail("the mask output is unsupported: the reference interpreter "
-                  "runs inference only");
-    // Bool tensors carry no values here, so even a constant false is refused.
-    if (node.inputs.size() > 2 && !node.inputs[2].empty())
-      return fail("the training_mode input is unsupported: the reference "
-                  "interpreter runs inference only");
   }
   llvm::Expected<const Tensor *> x = floatInput(node, 0);
   if (!x)
@@ -228,11 +319,78 @@ llvm::Expected<Tensor> Interpreter::transposeNode(const Node &node,
   return transpose(x, perm);
 }
 
+/// The spatial dimensions D1..Dn of an N x C x D1 x ... x Dn shape.
+static llvm::ArrayRef<int64_t> spatialDims(llvm::ArrayRef<int64_t> shape) {
+  return shape.drop_front(std::min<size_t>(2, shape.size()));
+}
+
+/// The window of a Conv or pooling node over `x` with a kernel of spatial
+/// shape `kernel`.
+static llvm::Expected<WindowAttrs>
+windowAttrs(const Node &node, const Tensor &x, llvm::ArrayRef<int64_t> kernel) {
+  llvm::ArrayRef<int64_t> input = spatialDims(x.shape);
+  WindowAttrs window;
+  window.strides =
+      intsAttr(node, "strides", std::vector<int64_t>(input.size(), 1));
+  window.dilations =
+      intsAttr(node, "dilations", std::vector<int64_t>(input.size(), 1));
+  std::string autoPad = stringAttr(node, "auto_pad", "NOTSET");
+  const Attribute *pads = node.attribute("pads");
+  if (pads && autoPad != "NOTSET")
+    return fail("pads and auto_pad cannot both be set");
+  llvm::Expected<std::vector<int64_t>> resolved = resolvePads(
+      input, kernel, window.strides, window.dilations,
+      pads ? llvm::ArrayRef(pads->ints) : llvm::ArrayRef<int64_t>(), autoPad);
+  if (!resolved)
+    return resolved.takeError();
+  window.pads = std::move(*resolved);
+  return window;
+}
+
+llvm::Expected<Tensor> Interpreter::convNode(const Node &node,
+                                             const Tensor &x) {
+  llvm::Expected<const Tensor *> w = floatInput(node, 1);
+  if (!w)
+    return w.takeError();
+  llvm::Expected<const Tensor *> b = floatInput(node, 2, /*optional=*/true);
+  if (!b)
+    return b.takeError();
+  llvm::ArrayRef<int64_t> kernel = spatialDims((*w)->shape);
+  const Attribute *kernelShape = node.attribute("kernel_shape");
+  if (kernelShape && llvm::ArrayRef(kernelShape->ints) != kernel)
+    return fail(formatv(
+        "kernel_shape [{0:$[, ]}] is not the spatial shape of "
+        "the weights, [{1:$[, ]}]",
+        llvm::make_range(kernelShape->ints.begin(), kernelShape->ints.end()),
+        llvm::make_range(kernel.begin(), kernel.end())));
+  llvm::Expected<WindowAttrs> window = windowAttrs(node, x, kernel);
+  if (!window)
+    return window.takeError();
+  return conv(x, **w, *b,
+              ConvAttrs{std::move(*window), intAttr(node, "group", 1)});
+}
+
+/// MaxPool or AveragePool.
+static llvm::Expected<Tensor> poolNode(const Node &node, const Tensor &x) {
+  const Attribute *kernel = node.attribute("kernel_shape");
+  if (!kernel)
+    return fail("the kernel_shape attribute is required");
+  llvm::Expected<WindowAttrs> window = windowAttrs(node, x, kernel->ints);
+  if (!window)
+    return window.takeError();
+  PoolAttrs attrs{std::move(*window), kernel->ints,
+                  intAttr(node, "ceil_mode", 0) != 0,
+                  intAttr(node, "count_include_pad", 0) != 0};
+  return node.opType == "MaxPool" ? maxPool(x, attrs) : averagePool(x, attrs);
+}
+
 /// The float result of every operator but Constant.
 llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
   llvm::StringRef op = node.opType;
   if (op == "Relu")
     return relu(x);
+  if (op == "LeakyRelu")
+    return leakyRelu(x, floatAttr(node, "alpha", 0.01f));
   if (op == "Sigmoid")
     return sigmoid(x);
   if (op == "Tanh")
@@ -245,23 +403,90 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
   if (op == "Transpose")
     return transposeNode(node, x);
   if (op == "Reshape") {
-    llvm::Expected<const IntTensor *> shape = intInput(node, 1);
+    llvm::Expected<std::vector<int64_t>> shape = intVector(node, 1);
     if (!shape)
       return shape.takeError();
-    if ((*shape)->shape.size() != 1)
-      return fail(formatv("the shape input must be 1-D, it has rank {0}",
-                          (*shape)->shape.size()));
-    llvm::Expected<std::vector<int64_t>> target = reshapeTarget(
-        x.shape, (*shape)->data, intAttr(node, "allowzero", 0) != 0);
+    llvm::Expected<std::vector<int64_t>> target =
+        reshapeTarget(x.shape, *shape, intAttr(node, "allowzero", 0) != 0);
     if (!target)
       return target.takeError();
     return reshape(x, std::move(*target));
+  }
+  if (op == "Squeeze" || op == "Unsqueeze") {
+    // Opset 13 moved the axes from an attribute to an input.
+    std::vector<int64_t> axes = intsAttr(node, "axes", {});
+    if (node.inputs.size() > 1 && !node.inputs[1].empty()) {
+      llvm::Expected<std::vector<int64_t>> input = intVector(node, 1);
+      if (!input)
+        return input.takeError();
+      axes = std::move(*input);
+    }
+    return op == "Squeeze" ? squeeze(x, axes) : unsqueeze(x, axes);
+  }
+  if (op == "Clip") {
+    if (node.attribute("min") || node.attribute("max"))
+      return fail("the min and max attributes of Clip before opset 11 are "
+                  "unsupported");
+    llvm::Expected<float> lo = scalarInput(node, 1, -INFINITY);
+    if (!lo)
+      return lo.takeError();
+    llvm::Expected<float> hi = scalarInput(node, 2, INFINITY);
+    if (!hi)
+      return hi.takeError();
+    return clip(x, *lo, *hi);
+  }
+  if (op == "Pad") {
+    llvm::Expected<std::vector<int64_t>> pads = intVector(node, 1);
+    if (!pads)
+      return pads.takeError();
+    llvm::Expected<float> value = scalarInput(node, 2, 0);
+    if (!value)
+      return value.takeError();
+    return pad(x, *pads, stringAttr(node, "mode", "constant"), *value);
+  }
+  if (op == "Concat") {
+    const Attribute *axis = node.attribute("axis");
+    if (!axis)
+      return fail("the axis attribute is required");
+    std::vector<Tensor> inputs;
+    for (unsigned i = 0; i < node.inputs.size(); ++i) {
+      llvm::Expected<const Tensor *> input = floatInput(node, i);
+      if (!input)
+        return input.takeError();
+      inputs.push_back(**input);
+    }
+    return concat(inputs, axis->i);
+  }
+  if (op == "Conv")
+    return convNode(node, x);
+  if (op == "MaxPool" || op == "AveragePool")
+    return poolNode(node, x);
+  if (op == "GlobalMaxPool")
+    return globalMaxPool(x);
+  if (op == "GlobalAveragePool")
+    return globalAveragePool(x);
+  if (op == "BatchNormalization") {
+    const Tensor *params[4]; // scale, B, input_mean, input_var
+    for (unsigned i = 0; i < 4; ++i) {
+      llvm::Expected<const Tensor *> param = floatInput(node, i + 1);
+      if (!param)
+        return param.takeError();
+      params[i] = *param;
+    }
+    return batchNorm(x, *params[0], *params[1], *params[2], *params[3],
+                     floatAttr(node, "epsilon", 1e-5f));
   }
   llvm::Expected<const Tensor *> y = floatInput(node, 1);
   if (!y)
     return y.takeError();
   if (op == "Add")
     return add(x, **y);
+  if (op == "Sub")
+    return sub(x, **y);
+  if (op == "Mul")
+    return mul(x, **y);
+  if (op == "Div")
+    return div(x, **y);
   if (op == "MatMul")
     return matmul(x, **y);
   assert(op == "Gemm" && "an operator of kOperators is not computed");

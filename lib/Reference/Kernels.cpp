@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <optional>
@@ -42,6 +43,17 @@ static std::vector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape) {
     stride *= shape[d];
   }
   return strides;
+}
+
+/// The index of element `flat` of a row-major tensor of `shape`.
+static std::vector<int64_t> unravel(int64_t flat,
+                                    llvm::ArrayRef<int64_t> shape) {
+  std::vector<int64_t> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return index;
 }
 
 /// The tensor of `shape` whose element at index (i_0, ..., i_n) is
@@ -217,20 +229,51 @@ llvm::Expected<Tensor> ref::matmul(const Tensor &a, const Tensor &b) {
   return Tensor(std::move(shape), std::move(out));
 }
 
-llvm::Expected<Tensor> ref::add(const Tensor &a, const Tensor &b) {
+/// fn(a, b) elementwise, the operands broadcast to their common shape.
+template <typename Fn>
+static llvm::Expected<Tensor> broadcastBinary(const Tensor &a, const Tensor &b,
+                                              Fn fn) {
   llvm::Expected<std::vector<int64_t>> shape = broadcastShape(a.shape, b.shape);
   if (!shape)
     return shape.takeError();
-  Tensor sum = llvm::cantFail(broadcastTo(a, *shape));
+  Tensor result = llvm::cantFail(broadcastTo(a, *shape));
   Tensor y = llvm::cantFail(broadcastTo(b, *shape));
-  for (size_t i = 0; i < sum.data.size(); ++i)
-    sum.data[i] += y.data[i];
-  return sum;
+  for (size_t i = 0; i < result.data.size(); ++i)
+    result.data[i] = fn(result.data[i], y.data[i]);
+  return result;
+}
+
+llvm::Expected<Tensor> ref::add(const Tensor &a, const Tensor &b) {
+  return broadcastBinary(a, b, [](float x, float y) { return x + y; });
+}
+
+llvm::Expected<Tensor> ref::sub(const Tensor &a, const Tensor &b) {
+  return broadcastBinary(a, b, [](float x, float y) { return x - y; });
+}
+
+llvm::Expected<Tensor> ref::mul(const Tensor &a, const Tensor &b) {
+  return broadcastBinary(a, b, [](float x, float y) { return x * y; });
+}
+
+llvm::Expected<Tensor> ref::div(const Tensor &a, const Tensor &b) {
+  return broadcastBinary(a, b, [](float x, float y) { return x / y; });
 }
 
 // `x < 0 ? 0 : x` rather than max(x, 0): NaN propagates, as in numpy.
 Tensor ref::relu(const Tensor &x) {
   return elementwise(x, [](float v) { return v < 0 ? 0.0f : v; });
+}
+
+Tensor ref::leakyRelu(const Tensor &x, float alpha) {
+  return elementwise(x, [alpha](float v) { return v < 0 ? alpha * v : v; });
+}
+
+// Comparisons rather than std::min/max, so that NaN propagates.
+Tensor ref::clip(const Tensor &x, float lo, float hi) {
+  return elementwise(x, [lo, hi](float v) {
+    v = v < lo ? lo : v;
+    return v > hi ? hi : v;
+  });
 }
 
 Tensor ref::sigmoid(const Tensor &x) {
@@ -306,4 +349,418 @@ llvm::Expected<Tensor> ref::flatten(const Tensor &x, int64_t axis) {
   llvm::ArrayRef<int64_t> dims = x.shape;
   return reshape(
       x, {product(dims.take_front(axis)), product(dims.drop_front(axis))});
+}
+
+/// `axis` in [-rank, rank) as an index in [0, rank).
+static llvm::Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return fail(formatv("axis {0} is out of range for rank {1}", axis, rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+llvm::Expected<Tensor> ref::squeeze(const Tensor &x,
+                                    llvm::ArrayRef<int64_t> axes) {
+  int64_t rank = x.shape.size();
+  std::vector<bool> drop(rank, false);
+  for (int64_t axis : axes) {
+    llvm::Expected<int64_t> d = normalizeAxis(axis, rank);
+    if (!d)
+      return d.takeError();
+    if (drop[*d])
+      return fail(formatv("axis {0} is squeezed twice", axis));
+    if (x.shape[*d] != 1)
+      return fail(formatv("cannot squeeze axis {0} of shape {1}: its size is "
+                          "not 1",
+                          axis, str(x.shape)));
+    drop[*d] = true;
+  }
+  std::vector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (axes.empty() ? x.shape[d] != 1 : !drop[d])
+      shape.push_back(x.shape[d]);
+  return reshape(x, std::move(shape));
+}
+
+llvm::Expected<Tensor> ref::unsqueeze(const Tensor &x,
+                                      llvm::ArrayRef<int64_t> axes) {
+  int64_t rank = x.shape.size() + axes.size();
+  std::vector<bool> inserted(rank, false);
+  for (int64_t axis : axes) {
+    llvm::Expected<int64_t> d = normalizeAxis(axis, rank);
+    if (!d)
+      return d.takeError();
+    if (inserted[*d])
+      return fail(formatv("axis {0} is inserted twice", axis));
+    inserted[*d] = true;
+  }
+  std::vector<int64_t> shape;
+  auto next = x.shape.begin();
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(inserted[d] ? 1 : *next++);
+  return reshape(x, std::move(shape));
+}
+
+llvm::Expected<Tensor> ref::concat(llvm::ArrayRef<Tensor> inputs,
+                                   int64_t axis) {
+  if (inputs.empty())
+    return fail("there is nothing to concatenate");
+  std::vector<int64_t> shape = inputs[0].shape;
+  llvm::Expected<int64_t> d = normalizeAxis(axis, shape.size());
+  if (!d)
+    return d.takeError();
+  int64_t size = 0;
+  for (const Tensor &input : inputs) {
+    std::vector<int64_t> others = input.shape;
+    if (others.size() == shape.size())
+      others[*d] = shape[*d];
+    if (others != shape)
+      return fail(formatv("shapes {0} and {1} differ other than at axis {2}",
+                          str(shape), str(input.shape), axis));
+    size += input.shape[*d];
+  }
+  shape[*d] = size;
+  // Each input contributes one contiguous chunk per index of the dimensions
+  // before the axis.
+  int64_t outer = product(llvm::ArrayRef(shape).take_front(*d));
+  std::vector<float> out;
+  out.reserve(product(shape));
+  for (int64_t o = 0; o < outer; ++o)
+    for (const Tensor &input : inputs) {
+      int64_t chunk = product(llvm::ArrayRef(input.shape).drop_front(*d));
+      auto begin = input.data.begin() + o * chunk;
+      out.insert(out.end(), begin, begin + chunk);
+    }
+  return Tensor(std::move(shape), std::move(out));
+}
+
+/// Index `i` of a dimension padded by reflection, mapped into [0, n): numpy's
+/// repeated reflection is periodic with period 2(n - 1).
+static int64_t reflectIndex(int64_t i, int64_t n) {
+  if (n == 1)
+    return 0;
+  int64_t period = 2 * (n - 1);
+  i %= period;
+  if (i < 0)
+    i += period;
+  return i < n ? i : period - i;
+}
+
+llvm::Expected<Tensor> ref::pad(const Tensor &x, llvm::ArrayRef<int64_t> pads,
+                                llvm::StringRef mode, float value) {
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    return fail(formatv("pad mode '{0}' is unsupported", mode));
+  size_t rank = x.shape.size();
+  if (pads.size() != 2 * rank)
+    return fail(formatv("{0} pads for rank {1}: a begin and an end are needed "
+                        "for every dimension",
+                        pads.size(), rank));
+  // Negative pads first crop dimension d to x[first, first + kept).
+  std::vector<int64_t> first(rank), kept(rank), before(rank), shape(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t begin = pads[d], end = pads[rank + d];
+    first[d] = std::max<int64_t>(0, -begin);
+    kept[d] = x.shape[d] - first[d] - std::max<int64_t>(0, -end);
+    before[d] = std::max<int64_t>(0, begin);
+    shape[d] = kept[d] + before[d] + std::max<int64_t>(0, end);
+    if (kept[d] < 0)
+      return fail(formatv("pads {0} remove more than dimension {1} of shape "
+                          "{2} holds",
+                          str(pads), d, str(x.shape)));
+    if (mode != "constant" && kept[d] == 0 && shape[d] > 0)
+      return fail(formatv("{0} padding needs values, but dimension {1} of "
+                          "shape {2} is empty",
+                          mode, d, str(x.shape)));
+  }
+  bool constant = mode == "constant", edge = mode == "edge";
+  std::vector<int64_t> xStrides = stridesOf(x.shape);
+  std::vector<float> out(product(shape));
+  for (int64_t p = 0; p < (int64_t)out.size(); ++p) {
+    std::vector<int64_t> index = unravel(p, shape);
+    int64_t offset = 0;
+    bool inside = true;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t i = index[d] - before[d]; // into the cropped dimension
+      if (i < 0 || i >= kept[d]) {
+        if (constant) {
+          inside = false;
+          break;
+        }
+        i = edge ? std::clamp<int64_t>(i, 0, kept[d] - 1)
+                 : reflectIndex(i, kept[d]);
+      }
+      offset += (first[d] + i) * xStrides[d];
+    }
+    out[p] = inside ? x.data[offset] : value;
+  }
+  return Tensor(std::move(shape), std::move(out));
+}
+
+//===----------------------------------------------------------------------===//
+// Sliding windows: convolution and pooling
+//===----------------------------------------------------------------------===//
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Checks that a window over `rank` spatial dimensions has one kernel size,
+/// stride and dilation per dimension and two pads, all in range.
+static llvm::Error checkWindow(size_t rank, llvm::ArrayRef<int64_t> kernel,
+                               llvm::ArrayRef<int64_t> strides,
+                               llvm::ArrayRef<int64_t> dilations,
+                               llvm::ArrayRef<int64_t> pads) {
+  struct Param {
+    const char *name;
+    llvm::ArrayRef<int64_t> values;
+    size_t count;
+    int64_t min;
+  };
+  for (const Param &param : {Param{"kernel shape", kernel, rank, 1},
+                             Param{"strides", strides, rank, 1},
+                             Param{"dilations", dilations, rank, 1},
+                             Param{"pads", pads, 2 * rank, 0}}) {
+    if (param.values.size() != param.count)
+      return fail(formatv("{0} {1} should have {2} values for {3} spatial "
+                          "dimensions",
+                          param.name, str(param.values), param.count, rank));
+    if (llvm::any_of(param.values, [&](int64_t v) { return v < param.min; }))
+      return fail(formatv("{0} {1} should be at least {2}", param.name,
+                          str(param.values), param.min));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<int64_t>>
+ref::resolvePads(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> kernel,
+                 llvm::ArrayRef<int64_t> strides,
+                 llvm::ArrayRef<int64_t> dilations,
+                 llvm::ArrayRef<int64_t> pads, llvm::StringRef autoPad) {
+  size_t rank = input.size();
+  std::vector<int64_t> resolved(2 * rank, 0);
+  if (autoPad == "NOTSET" && !pads.empty())
+    resolved = pads.vec();
+  else if (autoPad != "NOTSET" && autoPad != "VALID" &&
+           autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return fail(formatv("auto_pad '{0}' is not NOTSET, VALID, SAME_UPPER or "
+                        "SAME_LOWER",
+                        autoPad));
+  if (llvm::Error error =
+          checkWindow(rank, kernel, strides, dilations, resolved))
+    return std::move(error);
+  if (!autoPad.starts_with("SAME"))
+    return resolved;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t outputs = ceilDiv(input[d], strides[d]);
+    int64_t extent = (kernel[d] - 1) * dilations[d] + 1;
+    int64_t total =
+        std::max<int64_t>(0, (outputs - 1) * strides[d] + extent - input[d]);
+    bool upper = autoPad == "SAME_UPPER";
+    resolved[d] = upper ? total / 2 : total - total / 2;
+    resolved[rank + d] = total - resolved[d];
+  }
+  return resolved;
+}
+
+/// Checks that `shape` is N x C x D1 x ... x Dn, with n >= 1.
+static llvm::Error checkHasSpatialDims(llvm::ArrayRef<int64_t> shape) {
+  if (shape.size() < 3)
+    return fail(formatv("the input of shape {0} is not N x C x D1 x ... x Dn",
+                        str(shape)));
+  return llvm::Error::success();
+}
+
+namespace {
+/// A checked sliding window over the spatial dimensions of an input.
+struct Geometry {
+  std::vector<int64_t> input, output;
+  WindowAttrs attrs;
+
+  /// The input element that kernel position `k` of output position `o`
+  /// reads: its offset within one N, C plane, whether it is inside the input
+  /// (rather than the padding) and inside the padded input.
+  struct Tap {
+    int64_t offset = 0;
+    bool inInput = true, inPadded = true;
+  };
+  Tap tap(llvm::ArrayRef<int64_t> o, llvm::ArrayRef<int64_t> k) const {
+    Tap t;
+    size_t rank = input.size();
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t begin = attrs.pads[d], end = attrs.pads[rank + d];
+      int64_t i = o[d] * attrs.strides[d] - begin + k[d] * attrs.dilations[d];
+      t.inInput &= i >= 0 && i < input[d];
+      t.inPadded &= i >= -begin && i < input[d] + end;
+      t.offset = t.offset * input[d] + i;
+    }
+    return t;
+  }
+};
+} // namespace
+
+/// The window of `attrs` and `kernel` over input `shape`, with its output
+/// size in every spatial dimension.
+static llvm::Expected<Geometry> makeGeometry(llvm::ArrayRef<int64_t> shape,
+                                             llvm::ArrayRef<int64_t> kernel,
+                                             const WindowAttrs &attrs,
+                                             bool ceilMode) {
+  if (llvm::Error error = checkHasSpatialDims(shape))
+    return std::move(error);
+  Geometry g{shape.drop_front(2).vec(), {}, attrs};
+  size_t rank = g.input.size();
+  if (llvm::Error error =
+          checkWindow(rank, kernel, attrs.strides, attrs.dilations, attrs.pads))
+    return std::move(error);
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t stride = attrs.strides[d], begin = attrs.pads[d];
+    int64_t extent = (kernel[d] - 1) * attrs.dilations[d] + 1;
+    int64_t span = g.input[d] + begin + attrs.pads[rank + d] - extent;
+    if (span < 0)
+      return fail(formatv("spatial dimension {0}: the window spans {1}, more "
+                          "than the padded input's {2}",
+                          d, extent, span + extent));
+    int64_t count = (ceilMode ? ceilDiv(span, stride) : span / stride) + 1;
+    // Rounding up may add a window that starts in the end padding: drop it.
+    if (ceilMode && (count - 1) * stride >= g.input[d] + begin)
+      --count;
+    g.output.push_back(count);
+  }
+  return g;
+}
+
+llvm::Expected<Tensor> ref::conv(const Tensor &x, const Tensor &w,
+                                 const Tensor *b, const ConvAttrs &attrs) {
+  if (llvm::Error error = checkHasSpatialDims(x.shape))
+    return std::move(error);
+  if (w.shape.size() != x.shape.size())
+    return fail(formatv("the weights of shape {0} do not have the rank of the "
+                        "input of shape {1}",
+                        str(w.shape), str(x.shape)));
+  int64_t batch = x.shape[0], channels = x.shape[1];
+  int64_t filters = w.shape[0], groupChannels = w.shape[1];
+  int64_t groups = attrs.groups;
+  if (groups < 1 || channels != groups * groupChannels || filters % groups)
+    return fail(formatv("{0} input channels and {1} filters of {2} channels "
+                        "do not make {3} groups",
+                        channels, filters, groupChannels, groups));
+  if (b && b->shape != std::vector<int64_t>{filters})
+    return fail(formatv("the bias of shape {0} should have shape [{1}]",
+                        str(b->shape), filters));
+  llvm::ArrayRef<int64_t> kernel = llvm::ArrayRef(w.shape).drop_front(2);
+  llvm::Expected<Geometry> g = makeGeometry(x.shape, kernel, attrs, false);
+  if (!g)
+    return g.takeError();
+  int64_t inPlane = product(g->input), outPlane = product(g->output);
+  int64_t kernelSize = product(kernel), groupFilters = filters / groups;
+  std::vector<int64_t> shape = {batch, filters};
+  shape.insert(shape.end(), g->output.begin(), g->output.end());
+  std::vector<float> y(product(shape));
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t m = 0; m < filters; ++m) {
+      int64_t group = m / groupFilters;
+      for (int64_t p = 0; p < outPlane; ++p) {
+        std::vector<int64_t> o = unravel(p, g->output);
+        double sum = b ? b->data[m] : 0;
+        for (int64_t c = 0; c < groupChannels; ++c) {
+          const float *plane =
+              x.data.data() +
+              (n * channels + group * groupChannels + c) * inPlane;
+          const float *filter =
+              w.data.data() + (m * groupChannels + c) * kernelSize;
+          for (int64_t q = 0; q < kernelSize; ++q) {
+            Geometry::Tap t = g->tap(o, unravel(q, kernel));
+            if (t.inInput)
+              sum += (double)plane[t.offset] * filter[q];
+          }
+        }
+        y[(n * filters + m) * outPlane + p] = sum;
+      }
+    }
+  return Tensor(std::move(shape), std::move(y));
+}
+
+/// Max or average pooling: the one loop nest behind every pooling kernel.
+static llvm::Expected<Tensor> pool(const Tensor &x, const PoolAttrs &attrs,
+                                   bool isMax) {
+  llvm::Expected<Geometry> g =
+      makeGeometry(x.shape, attrs.kernel, attrs, attrs.ceilMode);
+  if (!g)
+    return g.takeError();
+  int64_t planes = x.shape[0] * x.shape[1];
+  int64_t inPlane = product(g->input), outPlane = product(g->output);
+  int64_t kernelSize = product(attrs.kernel);
+  std::vector<int64_t> shape = {x.shape[0], x.shape[1]};
+  shape.insert(shape.end(), g->output.begin(), g->output.end());
+  std::vector<float> y(product(shape));
+  for (int64_t plane = 0; plane < planes; ++plane) {
+    const float *in = x.data.data() + plane * inPlane;
+    for (int64_t p = 0; p < outPlane; ++p) {
+      std::vector<int64_t> o = unravel(p, g->output);
+      double best = -INFINITY, sum = 0;
+      int64_t count = 0;
+      for (int64_t q = 0; q < kernelSize; ++q) {
+        Geometry::Tap t = g->tap(o, unravel(q, attrs.kernel));
+        if (t.inInput) {
+          best = std::max<double>(best, in[t.offset]);
+          sum += in[t.offset];
+        }
+        count += attrs.countIncludePad ? t.inPadded : t.inInput;
+      }
+      y[plane * outPlane + p] = isMax ? best : sum / count;
+    }
+  }
+  return Tensor(std::move(shape), std::move(y));
+}
+
+llvm::Expected<Tensor> ref::maxPool(const Tensor &x, const PoolAttrs &attrs) {
+  return pool(x, attrs, /*isMax=*/true);
+}
+
+llvm::Expected<Tensor> ref::averagePool(const Tensor &x,
+                                        const PoolAttrs &attrs) {
+  return pool(x, attrs, /*isMax=*/false);
+}
+
+/// Pooling with one window that covers every spatial dimension.
+static llvm::Expected<Tensor> globalPool(const Tensor &x, bool isMax) {
+  if (llvm::Error error = checkHasSpatialDims(x.shape))
+    return std::move(error);
+  size_t rank = x.shape.size() - 2;
+  PoolAttrs attrs;
+  attrs.kernel = llvm::ArrayRef(x.shape).drop_front(2).vec();
+  attrs.strides.assign(rank, 1);
+  attrs.dilations.assign(rank, 1);
+  attrs.pads.assign(2 * rank, 0);
+  return pool(x, attrs, isMax);
+}
+
+llvm::Expected<Tensor> ref::globalMaxPool(const Tensor &x) {
+  return globalPool(x, /*isMax=*/true);
+}
+
+llvm::Expected<Tensor> ref::globalAveragePool(const Tensor &x) {
+  return globalPool(x, /*isMax=*/false);
+}
+
+llvm::Expected<Tensor> ref::batchNorm(const Tensor &x, const Tensor &scale,
+                                      const Tensor &bias, const Tensor &mean,
+                                      const Tensor &variance, float epsilon) {
+  if (x.shape.size() < 2)
+    return fail(
+        formatv("the input of shape {0} is not N x C x ...", str(x.shape)));
+  int64_t channels = x.shape[1];
+  std::pair<const char *, const Tensor *> params[] = {{"scale", &scale},
+                                                      {"bias", &bias},
+                                                      {"mean", &mean},
+                                                      {"variance", &variance}};
+  for (auto [name, t] : params)
+    if (t->shape != std::vector<int64_t>{channels})
+      return fail(formatv("the {0} of shape {1} should have shape [{2}]", name,
+                          str(t->shape), channels));
+  int64_t inner = product(llvm::ArrayRef(x.shape).drop_front(2));
+  std::vector<float> y(x.data.size());
+  for (size_t i = 0; i < y.size(); ++i) {
+    int64_t c = (i / inner) % channels;
+    double normalized = (x.data[i] - (double)mean.data[c]) /
+                        std::sqrt((double)variance.data[c] + epsilon);
+    y[i] = scale.data[c] * normalized + bias.data[c];
+  }
+  return Tensor(x.shape, std::move(y));
 }

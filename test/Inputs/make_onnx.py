@@ -38,9 +38,9 @@ def main():
         "dynamic_shape": lambda: model(
             [helper.make_node("Relu", ["x"], ["y"], name="act")],
             [tensor("x", ["batch", 4])], [tensor("y", ["batch", 4])]),
-        "opset_10": lambda: model(
+        "opset_18": lambda: model(
             [helper.make_node("Relu", ["x"], ["y"], name="act")],
-            [x], [tensor("y", [1, 4])], opset=10),
+            [x], [tensor("y", [1, 4])], opset=18),
         "uint8_input": lambda: model(
             [helper.make_node("Identity", ["x"], ["y"], name="id")],
             [tensor("x", [4], TensorProto.UINT8)], [tensor("y", [4], TensorProto.UINT8)]),

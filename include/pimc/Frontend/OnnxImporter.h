@@ -9,8 +9,9 @@
 
 namespace pimc {
 
-/// The opsets of the default ONNX domain pimc accepts.
-constexpr int64_t kMinOpset = 11, kMaxOpset = 17;
+/// The opsets of the default ONNX domain pimc accepts (an operator whose
+/// semantics changed is accepted from the version pimc implements).
+constexpr int64_t kMinOpset = 1, kMaxOpset = 17;
 
 /// Builds a module holding one func.func of onnx dialect ops. Errors name the
 /// node or value at fault.

@@ -14,6 +14,7 @@
 #include "pimc/Frontend/OnnxModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -46,11 +47,20 @@ llvm::Expected<Tensor> gemm(const Tensor &a, const Tensor &b, const Tensor *c,
                             float alpha, float beta, bool transA, bool transB);
 /// numpy.matmul, including 1-D operands and broadcast batch dimensions.
 llvm::Expected<Tensor> matmul(const Tensor &a, const Tensor &b);
+/// Elementwise arithmetic with numpy broadcasting.
 llvm::Expected<Tensor> add(const Tensor &a, const Tensor &b);
+llvm::Expected<Tensor> sub(const Tensor &a, const Tensor &b);
+llvm::Expected<Tensor> mul(const Tensor &a, const Tensor &b);
+llvm::Expected<Tensor> div(const Tensor &a, const Tensor &b);
 Tensor relu(const Tensor &x);
+/// x < 0 ? alpha * x : x.
+Tensor leakyRelu(const Tensor &x, float alpha);
 Tensor sigmoid(const Tensor &x);
 Tensor tanh(const Tensor &x);
 Tensor scale(const Tensor &x, float factor);
+/// min(max(x, lo), hi), as numpy.clip: all of x becomes hi when lo > hi, and
+/// NaN stays NaN. An infinite bound is no bound.
+Tensor clip(const Tensor &x, float lo, float hi);
 /// ONNX Transpose; `perm` is a permutation of the dimensions.
 Tensor transpose(const Tensor &x, llvm::ArrayRef<int64_t> perm);
 /// The same elements under a new shape of the same element count.
@@ -62,6 +72,73 @@ llvm::Expected<std::vector<int64_t>> reshapeTarget(llvm::ArrayRef<int64_t> input
                                                    bool allowZero);
 /// ONNX Flatten at `axis` (negative counts from the end).
 llvm::Expected<Tensor> flatten(const Tensor &x, int64_t axis);
+/// ONNX Squeeze: drops the size-1 dimensions `axes` (negative counts from the
+/// end), or every size-1 dimension when `axes` is empty.
+llvm::Expected<Tensor> squeeze(const Tensor &x, llvm::ArrayRef<int64_t> axes);
+/// ONNX Unsqueeze: inserts size-1 dimensions at `axes` of the result, in any
+/// order (negative counts from the end of the result).
+llvm::Expected<Tensor> unsqueeze(const Tensor &x, llvm::ArrayRef<int64_t> axes);
+/// ONNX Concat along `axis` (negative counts from the end).
+llvm::Expected<Tensor> concat(llvm::ArrayRef<Tensor> inputs, int64_t axis);
+
+/// ONNX Pad in `mode` "constant" (with `value`), "edge" or "reflect". `pads`
+/// holds the begins of every dimension, then the ends; negative pads remove
+/// elements before any are added (as onnxruntime does). Reflect mirrors
+/// without repeating the edge and, as numpy, mirrors again when the pad is
+/// longer than the dimension.
+llvm::Expected<Tensor> pad(const Tensor &x, llvm::ArrayRef<int64_t> pads,
+                           llvm::StringRef mode, float value);
+
+/// A sliding window over the spatial dimensions D1..Dn of an N x C x D1 x ...
+/// x Dn tensor, with one value per spatial dimension; auto_pad is resolved.
+struct WindowAttrs {
+  std::vector<int64_t> strides, dilations; // at least 1
+  /// D1 begin, ..., Dn begin, D1 end, ..., Dn end: padding, at least 0.
+  std::vector<int64_t> pads;
+};
+
+/// ONNX Conv; the kernel shape is that of the weights.
+struct ConvAttrs : WindowAttrs {
+  int64_t groups = 1;
+};
+
+/// ONNX MaxPool and AveragePool.
+struct PoolAttrs : WindowAttrs {
+  std::vector<int64_t> kernel;
+  /// Rounds the output size up; a window that would start in the end padding
+  /// is dropped (as in onnxruntime and PyTorch).
+  bool ceilMode = false;
+  /// Averages divide by the window positions within the padded input,
+  /// rather than within the input.
+  bool countIncludePad = false;
+};
+
+/// The explicit pads (as WindowAttrs::pads) of ONNX auto_pad `autoPad` for a
+/// window over spatial sizes `input`: `pads` for NOTSET (empty: none), none
+/// for VALID, and for SAME_UPPER and SAME_LOWER the least that gives
+/// ceil(input / stride) outputs, the odd one at the end or the begin.
+llvm::Expected<std::vector<int64_t>>
+resolvePads(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> kernel,
+            llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
+            llvm::ArrayRef<int64_t> pads, llvm::StringRef autoPad);
+
+/// ONNX Conv (cross-correlation) of x (N x C x D1 x ... x Dn) with weights w
+/// (M x C/groups x K1 x ... x Kn) plus the optional bias b (M); padding is 0.
+llvm::Expected<Tensor> conv(const Tensor &x, const Tensor &w, const Tensor *b,
+                            const ConvAttrs &attrs);
+/// ONNX MaxPool (its Y output); padding is never the maximum.
+llvm::Expected<Tensor> maxPool(const Tensor &x, const PoolAttrs &attrs);
+/// ONNX AveragePool.
+llvm::Expected<Tensor> averagePool(const Tensor &x, const PoolAttrs &attrs);
+/// ONNX GlobalMaxPool and GlobalAveragePool: one window over every spatial
+/// dimension, which the result keeps with size 1.
+llvm::Expected<Tensor> globalMaxPool(const Tensor &x);
+llvm::Expected<Tensor> globalAveragePool(const Tensor &x);
+/// Inference ONNX BatchNormalization: per channel c (dimension 1),
+/// y = scale[c] * (x - mean[c]) / sqrt(variance[c] + epsilon) + bias[c].
+llvm::Expected<Tensor> batchNorm(const Tensor &x, const Tensor &scale,
+                                 const Tensor &bias, const Tensor &mean,
+                                 const Tensor &variance, float epsilon);
 
 /// Runs `model` on `inputs` (one per graph input, in order) and returns one
 /// tensor per graph output. Errors name the node.

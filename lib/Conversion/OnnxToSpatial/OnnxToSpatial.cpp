@@ -1,22 +1,18 @@
 //===- OnnxToSpatial.cpp - stage 2: ONNX operators to spatial computes ----===//
 //
-// One pattern per operator of the canonical onnx graph. Activations are seen
-// as row-major matrices whose rows are the lanes of element-wise work: a
-// tensor of shape [..., C] has numel / C rows of C elements.
+// One pattern per operator of the canonical onnx graph (convolutions and
+// pooling are in Windows.cpp). Constants become spat.global symbols; work
+// becomes computes whose lanes are the rows of the data.
 //
 //===----------------------------------------------------------------------===//
 
-#include "pimc/Support/ArchOption.h"
-#include "pimc/Arch/Arch.h"
+#include "Lowering.h"
+
 #include "pimc/Conversion/Passes.h"
-#include "pimc/Dialect/Onnx/OnnxDialect.h"
-#include "pimc/Dialect/Spatial/SpatialUtils.h"
-#include "pimc/Reference/Reference.h"
+#include "pimc/Support/ArchOption.h"
 #include "pimc/Support/Constants.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace pimc {
@@ -27,28 +23,26 @@ namespace pimc {
 using namespace mlir;
 using namespace pimc;
 using namespace pimc::spat;
+using namespace pimc::lowering;
 
-namespace {
-
-/// Rows and columns of the row-major matrix view of a tensor type.
-std::pair<int64_t, int64_t> rowsAndCols(RankedTensorType type) {
+std::pair<int64_t, int64_t> lowering::rowsAndCols(RankedTensorType type) {
   int64_t cols = type.getRank() ? type.getShape().back() : 1;
   return {cols ? type.getNumElements() / cols : 0, cols};
 }
 
-RankedTensorType f32Tensor(MLIRContext *context, ArrayRef<int64_t> shape) {
+RankedTensorType lowering::f32Tensor(MLIRContext *context, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(shape, Float32Type::get(context));
 }
 
-Value reshape(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> shape) {
+Value lowering::reshape(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)
     return value;
   return b.create<ReshapeOp>(loc, type.clone(shape), value);
 }
 
-Value slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
-            ArrayRef<int64_t> sizes, ArrayRef<int64_t> resultShape) {
+Value lowering::slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
+                      ArrayRef<int64_t> sizes, ArrayRef<int64_t> resultShape) {
   auto type = cast<RankedTensorType>(source.getType());
   SmallVector<OpFoldResult> o, s, st;
   for (auto [offset, size] : llvm::zip(offsets, sizes)) {
@@ -56,43 +50,33 @@ Value slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
     s.push_back(b.getIndexAttr(size));
     st.push_back(b.getIndexAttr(1));
   }
-  return b.create<tensor::ExtractSliceOp>(loc, type.clone(resultShape), source, o,
-                                          s, st);
+  return b.create<tensor::ExtractSliceOp>(loc, type.clone(resultShape), source, o, s, st);
 }
 
-/// The global behind a converted constant operand, if it is one.
-GlobalOp globalOf(Value value) {
+GlobalOp lowering::globalOf(Value value) {
   auto get = value.getDefiningOp<GetGlobalOp>();
   if (!get)
     return {};
   return SymbolTable::lookupNearestSymbolFrom<GlobalOp>(get, get.getNameAttr());
 }
 
-/// Shared state of the patterns: the architecture and the module's symbols.
-struct LoweringContext {
-  const Arch &arch;
-  SymbolTable &symbols;
-  ModuleOp module;
+std::optional<ref::Tensor> lowering::constantOf(Value value) {
+  GlobalOp global = globalOf(value);
+  if (!global)
+    return std::nullopt;
+  std::optional<FloatData> data = FloatData::get(*global.getValue());
+  if (!data)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = global.getType().getShape();
+  return ref::Tensor(std::vector<int64_t>(shape.begin(), shape.end()),
+                     std::vector<float>(data->values().begin(), data->values().end()));
+}
 
-  /// A new constant global holding `value`.
-  GlobalOp addGlobal(OpBuilder &b, Location loc, StringRef name,
-                     ElementsAttr value) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto type = cast<RankedTensorType>(value.getType());
-    auto global = b.create<GlobalOp>(loc, name, type, GlobalKind::constant, value,
-                                     IntegerAttr(), StringAttr());
-    symbols.insert(global); // renames on a clash
-    return global;
-  }
-};
-
-std::string nameOf(Operation *op, StringRef fallback) {
+std::string lowering::nameOf(Operation *op, StringRef fallback) {
   if (auto name = dyn_cast<NameLoc>(op->getLoc())) {
     std::string text;
     for (char c : name.getName().strref()) {
-      bool keep = isalnum(static_cast<unsigned char>(c));
-      if (keep)
+      if (isalnum(static_cast<unsigned char>(c)))
         text += c;
       else if (!text.empty() && text.back() != '_')
         text += '_';
@@ -105,12 +89,92 @@ std::string nameOf(Operation *op, StringRef fallback) {
   return fallback.str();
 }
 
-template <typename OpT>
-struct LoweringPattern : public OpConversionPattern<OpT> {
-  LoweringPattern(MLIRContext *context, LoweringContext &lowering)
-      : OpConversionPattern<OpT>(context), lowering(lowering) {}
-  LoweringContext &lowering;
-};
+GlobalOp LoweringContext::addGlobal(OpBuilder &b, Location loc, StringRef name,
+                                    ElementsAttr value) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto type = cast<RankedTensorType>(value.getType());
+  auto global = b.create<GlobalOp>(loc, name, type, GlobalKind::constant, value,
+                                   IntegerAttr(), StringAttr());
+  symbols.insert(global); // renames on a clash
+  return global;
+}
+
+Value LoweringContext::constant(OpBuilder &b, Location loc, StringRef name,
+                                const ref::Tensor &tensor) {
+  auto type = f32Tensor(b.getContext(), tensor.shape);
+  GlobalOp global = addGlobal(b, loc, name, makeFloatConstant(type, tensor.data, name));
+  return b.create<GetGlobalOp>(loc, type, global.getSymName());
+}
+
+FailureOr<RowOperand> lowering::broadcastOperand(ConversionPatternRewriter &rewriter,
+                                                 Operation *op, Value value,
+                                                 RankedTensorType resultType,
+                                                 LoweringContext &lowering) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto [rows, cols] = rowsAndCols(resultType);
+  if (type.getShape() == resultType.getShape())
+    return RowOperand{value, false};
+  ArrayRef<int64_t> shape = type.getShape();
+  if (type.getNumElements() == cols && (cols == 1 || (!shape.empty() && shape.back() == cols)))
+    return RowOperand{value, true};
+  std::optional<ref::Tensor> constant = constantOf(value);
+  if (!constant) {
+    op->emitError() << "broadcasting the computed tensor of shape " << type << " to "
+                    << resultType
+                    << " is not supported (only constants and single rows broadcast)";
+    return failure();
+  }
+  std::vector<int64_t> full(resultType.getShape().begin(), resultType.getShape().end());
+  llvm::Expected<ref::Tensor> expanded = ref::broadcastTo(*constant, full);
+  if (!expanded) {
+    op->emitError(llvm::toString(expanded.takeError()));
+    return failure();
+  }
+  // A constant that is the same in every row is one shared row.
+  bool sameRows = true;
+  for (int64_t r = 1; r < rows && sameRows; ++r)
+    sameRows = std::equal(expanded->data.begin() + r * cols,
+                          expanded->data.begin() + (r + 1) * cols, expanded->data.begin());
+  std::string name = globalOf(value).getSymName().str() + "_broadcast";
+  if (sameRows) {
+    ref::Tensor row({cols}, std::vector<float>(expanded->data.begin(),
+                                               expanded->data.begin() + cols));
+    return RowOperand{lowering.constant(rewriter, op->getLoc(), name, row), true};
+  }
+  return RowOperand{lowering.constant(rewriter, op->getLoc(), name, *expanded), false};
+}
+
+Value lowering::lowerElementwise(
+    ConversionPatternRewriter &rewriter, Location loc, RankedTensorType resultType,
+    ArrayRef<RowOperand> operands,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  auto [rows, cols] = rowsAndCols(resultType);
+  auto rowType = f32Tensor(rewriter.getContext(), {cols});
+  // With one row, every operand is read whole.
+  SmallVector<Value> laneInputs, sharedInputs;
+  SmallVector<std::pair<bool, size_t>> position; // (lane?, index) per operand
+  for (const RowOperand &operand : operands) {
+    bool lane = !operand.shared && rows > 1;
+    Value input = reshape(rewriter, loc, operand.value,
+                          lane ? ArrayRef<int64_t>{rows, cols} : ArrayRef<int64_t>{cols});
+    SmallVector<Value> &list = lane ? laneInputs : sharedInputs;
+    position.push_back({lane, list.size()});
+    list.push_back(input);
+  }
+  size_t laneCount = laneInputs.size();
+  ComputeOpInterface compute = buildCompute(
+      rewriter, loc, rows, laneInputs, sharedInputs, {}, {rowType},
+      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        SmallVector<Value> ordered;
+        for (auto [lane, index] : position)
+          ordered.push_back(args[lane ? index : laneCount + index]);
+        return {body(b, l, ordered)};
+      });
+  return reshape(rewriter, loc, compute->getResult(0), resultType.getShape());
+}
+
+namespace {
 
 /// f32 constants become globals (weights are tiled from them, other uses
 /// read them from global memory); i64 constants are only ever shapes.
@@ -123,40 +187,12 @@ struct LowerConstant : public LoweringPattern<onnx::ConstantOp> {
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getValue());
       return success();
     }
-    GlobalOp global = lowering.addGlobal(rewriter, op.getLoc(),
-                                         nameOf(op, "const"), op.getValue());
+    GlobalOp global =
+        lowering.addGlobal(rewriter, op.getLoc(), nameOf(op, "const"), op.getValue());
     rewriter.replaceOpWithNewOp<GetGlobalOp>(op, type, global.getSymName());
     return success();
   }
 };
-
-/// Element-wise work over the rows of a tensor: one lane per row.
-Value lowerElementwise(ConversionPatternRewriter &rewriter, Location loc,
-                       RankedTensorType resultType, ValueRange rowInputs,
-                       ValueRange sharedRows,
-                       function_ref<Value(OpBuilder &, Location, ValueRange)> op) {
-  auto [rows, cols] = rowsAndCols(resultType);
-  MLIRContext *context = rewriter.getContext();
-  auto rowType = f32Tensor(context, {cols});
-  SmallVector<Value> laneInputs, sharedInputs;
-  for (Value input : rowInputs)
-    (rows == 1 ? sharedInputs : laneInputs)
-        .push_back(reshape(rewriter, loc, input,
-                           rows == 1 ? ArrayRef<int64_t>{cols}
-                                     : ArrayRef<int64_t>{rows, cols}));
-  unsigned rowCount = rowInputs.size();
-  for (Value input : sharedRows)
-    sharedInputs.push_back(reshape(rewriter, loc, input, {cols}));
-  ComputeOpInterface compute = buildCompute(
-      rewriter, loc, rows, laneInputs, sharedInputs, {}, {rowType},
-      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-        // Lane arguments come first; with one row they are shared ones.
-        SmallVector<Value> ordered(args.take_front(rowCount));
-        llvm::append_range(ordered, args.drop_front(rowCount));
-        return {op(b, l, ordered)};
-      });
-  return reshape(rewriter, loc, compute->getResult(0), resultType.getShape());
-}
 
 template <typename OnnxOp, typename SpatOp>
 struct LowerUnary : public LoweringPattern<OnnxOp> {
@@ -164,66 +200,129 @@ struct LowerUnary : public LoweringPattern<OnnxOp> {
   LogicalResult matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
+    rewriter.replaceOp(op, lowerElementwise(rewriter, op.getLoc(), type,
+                                            {RowOperand{adaptor.getX(), false}},
+                                            [](OpBuilder &b, Location l, ValueRange args) {
+                                              return b.create<SpatOp>(l, args[0]).getResult();
+                                            }));
+    return success();
+  }
+};
+
+/// Add, Sub and Mul with numpy broadcasting.
+template <typename OnnxOp, typename SpatOp>
+struct LowerBinary : public LoweringPattern<OnnxOp> {
+  using LoweringPattern<OnnxOp>::LoweringPattern;
+  LogicalResult matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<RowOperand> operands;
+    for (Value value : {adaptor.getA(), adaptor.getB()}) {
+      FailureOr<RowOperand> operand =
+          broadcastOperand(rewriter, op, value, type, this->lowering);
+      if (failed(operand))
+        return failure();
+      operands.push_back(*operand);
+    }
+    if (operands[0].shared && operands[1].shared && rowsAndCols(type).first > 1)
+      return op.emitError("both operands broadcast over the rows: not supported");
+    rewriter.replaceOp(op, lowerElementwise(rewriter, op.getLoc(), type, operands,
+                                            [](OpBuilder &b, Location l, ValueRange args) {
+                                              return b.create<SpatOp>(l, args[0], args[1])
+                                                  .getResult();
+                                            }));
+    return success();
+  }
+};
+
+/// Canonicalization turns division by a constant into multiplication; the
+/// instruction set cannot divide by computed data.
+struct LowerDiv : public LoweringPattern<onnx::DivOp> {
+  using LoweringPattern::LoweringPattern;
+  LogicalResult matchAndRewrite(onnx::DivOp op, OpAdaptor,
+                                ConversionPatternRewriter &) const override {
+    return op.emitError("the instruction set has no division: only division by a "
+                        "constant (a multiplication by its reciprocal) is supported");
+  }
+};
+
+/// LeakyRelu: max(x, alpha x) for alpha <= 1, else alpha x + (1 - alpha) relu(x).
+struct LowerLeakyRelu : public LoweringPattern<onnx::LeakyReluOp> {
+  using LoweringPattern::LoweringPattern;
+  LogicalResult matchAndRewrite(onnx::LeakyReluOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t cols = rowsAndCols(type).second;
+    float alpha = op.getAlpha().convertToFloat();
+    Location loc = op.getLoc();
+    std::string name = nameOf(op, "leaky");
+    SmallVector<RowOperand> operands = {
+        {adaptor.getX(), false},
+        {lowering.constant(rewriter, loc, name + "_alpha", ref::Tensor::filled({cols}, alpha)),
+         true}};
+    if (alpha > 1)
+      operands.push_back({lowering.constant(rewriter, loc, name + "_beta",
+                                            ref::Tensor::filled({cols}, 1 - alpha)),
+                          true});
     rewriter.replaceOp(
-        op, lowerElementwise(rewriter, op.getLoc(), type, {adaptor.getX()}, {},
-                             [](OpBuilder &b, Location l, ValueRange args) -> Value {
-                               return b.create<SpatOp>(l, args[0]);
+        op, lowerElementwise(rewriter, loc, type, operands,
+                             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                               Value scaled = b.create<MulOp>(l, args[0], args[1]);
+                               if (alpha <= 1)
+                                 return b.create<MaxOp>(l, args[0], scaled);
+                               Value relu = b.create<ReluOp>(l, args[0]);
+                               Value rest = b.create<MulOp>(l, relu, args[2]);
+                               return b.create<AddOp>(l, scaled, rest);
                              }));
     return success();
   }
 };
 
-/// Add with numpy broadcasting: an operand of the result's shape is read row
-/// by row; one that repeats a single row is shared by every lane; a constant
-/// broadcast any other way is expanded at compile time.
-struct LowerAdd : public LoweringPattern<onnx::AddOp> {
+/// Clip: clamps by bounds kept as one-element constants.
+struct LowerClip : public LoweringPattern<onnx::ClipOp> {
   using LoweringPattern::LoweringPattern;
-  LogicalResult matchAndRewrite(onnx::AddOp op, OpAdaptor adaptor,
+  LogicalResult matchAndRewrite(onnx::ClipOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
-    auto [rows, cols] = rowsAndCols(type);
-    SmallVector<Value> rowInputs, sharedRows;
-    for (Value operand : {adaptor.getA(), adaptor.getB()}) {
-      auto operandType = cast<RankedTensorType>(operand.getType());
-      if (operandType.getShape() == type.getShape()) {
-        rowInputs.push_back(operand);
+    Location loc = op.getLoc();
+    SmallVector<RowOperand> operands = {{adaptor.getInput(), false}};
+    bool lower = false, upper = false;
+    for (auto [value, isLower] :
+         {std::pair{adaptor.getMin(), true}, std::pair{adaptor.getMax(), false}}) {
+      if (!value)
         continue;
-      }
-      ArrayRef<int64_t> shape = operandType.getShape();
-      bool oneRow = operandType.getNumElements() == cols && !shape.empty() &&
-                    shape.back() == cols;
-      if (oneRow && cols > 1) {
-        sharedRows.push_back(operand);
-        continue;
-      }
-      GlobalOp global = globalOf(operand);
-      std::optional<FloatData> data =
-          global ? FloatData::get(*global.getValue()) : std::nullopt;
-      if (!data)
-        return op.emitError() << "broadcasting the computed tensor of shape "
-                              << operandType << " to " << type
-                              << " is not supported (only constants and single "
-                                 "rows broadcast)";
-      ref::Tensor tensor(std::vector<int64_t>(shape.begin(), shape.end()),
-                         std::vector<float>(data->values().begin(),
-                                            data->values().end()));
-      llvm::Expected<ref::Tensor> full = ref::broadcastTo(
-          tensor, std::vector<int64_t>(type.getShape().begin(), type.getShape().end()));
-      if (!full)
-        return op.emitError(llvm::toString(full.takeError()));
-      GlobalOp expanded = lowering.addGlobal(
-          rewriter, op.getLoc(), (global.getSymName() + "_broadcast").str(),
-          makeFloatConstant(type, std::move(full->data), global.getSymName()));
-      rowInputs.push_back(
-          rewriter.create<GetGlobalOp>(op.getLoc(), type, expanded.getSymName()));
+      std::optional<ref::Tensor> bound = constantOf(value);
+      if (!bound)
+        return op.emitError("Clip bounds must be constants");
+      operands.push_back({lowering.constant(rewriter, loc,
+                                            nameOf(op, "clip") + (isLower ? "_min" : "_max"),
+                                            ref::Tensor({1}, bound->data)),
+                          true});
+      (isLower ? lower : upper) = true;
     }
-    if (rowInputs.empty())
-      return op.emitError("an Add of two broadcast operands is not supported");
-    rewriter.replaceOp(
-        op, lowerElementwise(rewriter, op.getLoc(), type, rowInputs, sharedRows,
-                             [](OpBuilder &b, Location l, ValueRange args) -> Value {
-                               return b.create<AddOp>(l, args[0], args[1]);
-                             }));
+    // The bounds are shared one-element inputs, not rows.
+    auto [rows, cols] = rowsAndCols(type);
+    auto rowType = f32Tensor(getContext(), {cols});
+    SmallVector<Value> laneInputs, sharedInputs;
+    Value input = operands[0].value;
+    if (rows > 1)
+      laneInputs.push_back(reshape(rewriter, loc, input, {rows, cols}));
+    else
+      sharedInputs.push_back(reshape(rewriter, loc, input, {cols}));
+    for (const RowOperand &bound : ArrayRef<RowOperand>(operands).drop_front())
+      sharedInputs.push_back(bound.value);
+    ComputeOpInterface compute = buildCompute(
+        rewriter, loc, rows, laneInputs, sharedInputs, {}, {rowType},
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value x = args[0];
+          size_t next = 1;
+          if (lower)
+            x = b.create<ClampMinOp>(l, x, args[next++]);
+          if (upper)
+            x = b.create<ClampMaxOp>(l, x, args[next++]);
+          return {x};
+        });
+    rewriter.replaceOp(op, reshape(rewriter, loc, compute->getResult(0), type.getShape()));
     return success();
   }
 };
@@ -459,6 +558,57 @@ struct LowerTranspose : public LoweringPattern<onnx::TransposeOp> {
   }
 };
 
+/// Concatenation is a view: consumers read each part where it is.
+struct LowerConcat : public LoweringPattern<onnx::ConcatOp> {
+  using LoweringPattern::LoweringPattern;
+  LogicalResult matchAndRewrite(onnx::ConcatOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += type.getRank();
+    if (adaptor.getInputs().size() == 1) {
+      rewriter.replaceOp(op, adaptor.getInputs()[0]);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(op, type, axis, adaptor.getInputs());
+    return success();
+  }
+};
+
+/// Constant padding is a view; consumers read the padding as filled data.
+struct LowerPad : public LoweringPattern<onnx::PadOp> {
+  using LoweringPattern::LoweringPattern;
+  LogicalResult matchAndRewrite(onnx::PadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (op.getMode() != "constant")
+      return op.emitError() << "Pad mode '" << op.getMode()
+                            << "' is not supported (only constant padding)";
+    auto pads = op.getPads().getDefiningOp<onnx::ConstantOp>();
+    std::optional<SmallVector<int64_t>> values =
+        pads ? getIntValues(pads.getValue()) : std::nullopt;
+    if (!values)
+      return op.emitError("Pad needs constant pads");
+    int64_t rank = values->size() / 2;
+    ArrayRef<int64_t> low = ArrayRef<int64_t>(*values).take_front(rank);
+    ArrayRef<int64_t> high = ArrayRef<int64_t>(*values).drop_front(rank);
+    if (llvm::any_of(*values, [](int64_t p) { return p < 0; }))
+      return op.emitError("negative pads (cropping) are not supported");
+    float value = 0;
+    if (adaptor.getConstantValue()) {
+      std::optional<ref::Tensor> constant = constantOf(adaptor.getConstantValue());
+      if (!constant)
+        return op.emitError("Pad needs a constant padding value");
+      value = constant->data[0];
+    }
+    rewriter.replaceOpWithNewOp<PadOp>(op, op.getType(), adaptor.getData(),
+                                       rewriter.getDenseI64ArrayAttr(low),
+                                       rewriter.getDenseI64ArrayAttr(high),
+                                       rewriter.getF32FloatAttr(value));
+    return success();
+  }
+};
+
 struct ConvertOnnxToSpatialPass
     : public pimc::impl::ConvertOnnxToSpatialBase<ConvertOnnxToSpatialPass> {
   using ConvertOnnxToSpatialBase::ConvertOnnxToSpatialBase;
@@ -477,12 +627,13 @@ struct ConvertOnnxToSpatialPass
     target.addIllegalDialect<onnx::OnnxDialect>();
     RewritePatternSet patterns(context);
     patterns.add<LowerConstant, LowerUnary<onnx::ReluOp, ReluOp>,
-                 LowerUnary<onnx::SigmoidOp, SigmoidOp>,
-                 LowerUnary<onnx::TanhOp, TanhOp>, LowerAdd, LowerGemm,
-                 LowerBatchedMatMul, LowerReshapeLike<onnx::ReshapeOp>,
-                 LowerReshapeLike<onnx::FlattenOp>,
-                 LowerReshapeLike<onnx::IdentityOp>, LowerTranspose>(context,
-                                                                     lowering);
+                 LowerUnary<onnx::SigmoidOp, SigmoidOp>, LowerUnary<onnx::TanhOp, TanhOp>,
+                 LowerBinary<onnx::AddOp, AddOp>, LowerBinary<onnx::SubOp, SubOp>,
+                 LowerBinary<onnx::MulOp, MulOp>, LowerDiv, LowerLeakyRelu, LowerClip,
+                 LowerGemm, LowerBatchedMatMul, LowerReshapeLike<onnx::ReshapeOp>,
+                 LowerReshapeLike<onnx::FlattenOp>, LowerReshapeLike<onnx::IdentityOp>,
+                 LowerTranspose, LowerConcat, LowerPad>(context, lowering);
+    populateWindowPatterns(patterns, lowering);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 

@@ -15,8 +15,13 @@
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
 
 namespace pimc {
 #define GEN_PASS_DEF_CONVERTSPATIALTOPIM
@@ -39,6 +44,38 @@ Value emptyLike(OpBuilder &b, Location loc, Type type) {
   auto tensor = cast<RankedTensorType>(type);
   return b.create<tensor::EmptyOp>(loc, tensor.getShape(), tensor.getElementType());
 }
+
+/// insert_slice(P(..., into empty), dest) -> insert_slice(P(..., into
+/// extract_slice(dest)), dest): the producer P writes where its result is
+/// inserted, so that bufferization needs no copy.
+struct WriteIntoDestination : public OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto producer = insert.getSource().getDefiningOp<DestinationStyleOpInterface>();
+    if (!producer || !insert.getSource().hasOneUse() || producer->getNumResults() != 1)
+      return failure();
+    OpOperand *init = producer.getDpsInitOperand(0);
+    auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
+    if (!empty || !empty->hasOneUse())
+      return failure();
+    // The destination and the offsets must be available where P runs.
+    DominanceInfo dominance;
+    SmallVector<Value> needed = {insert.getDest()};
+    llvm::append_range(needed, insert.getOffsets());
+    for (Value value : needed)
+      if (!dominance.properlyDominates(value, producer))
+        return failure();
+    rewriter.setInsertionPoint(producer);
+    Value place = rewriter.create<tensor::ExtractSliceOp>(
+        insert.getLoc(), cast<RankedTensorType>(insert.getSource().getType()),
+        insert.getDest(), insert.getMixedOffsets(), insert.getMixedSizes(),
+        insert.getMixedStrides());
+    rewriter.modifyOpInPlace(producer, [&] { init->set(place); });
+    rewriter.eraseOp(empty);
+    return success();
+  }
+};
 
 /// The same elements under `shape`: collapsed to 1-D, then expanded.
 Value reshapeTensor(OpBuilder &b, Location loc, Value value,
@@ -88,7 +125,12 @@ public:
                               << " crossbars for its array groups; a core has "
                               << arch.matrix.xbarArrayCount;
     target.setGroupsAttr(ArrayAttr::get(core.getContext(), groups));
-    return success();
+    // Concatenations become inserts into one buffer; a value produced only to
+    // be inserted is written straight into its place.
+    RewritePatternSet patterns(core.getContext());
+    tensor::populateDecomposeTensorConcatPatterns(patterns);
+    patterns.add<WriteIntoDestination>(core.getContext());
+    return applyPatternsAndFoldGreedily(target, std::move(patterns));
   }
 
 private:
@@ -128,6 +170,17 @@ private:
           map.map(reshape.getResult(),
                   reshapeTensor(b, loc, map.lookup(reshape.getSource()),
                                 reshape.getType()));
+          return success();
+        })
+        .Case([&](spat::FillOp fill) -> LogicalResult {
+          float value = fill.getValue().convertToFloat();
+          if (value != std::trunc(value))
+            return fill.emitOpError("lldi fills with integers only");
+          map.map(fill.getResult(),
+                  b.create<pim::LLDIOp>(loc, fill.getType(),
+                                        b.getI64IntegerAttr(static_cast<int64_t>(value)),
+                                        emptyLike(b, loc, fill.getType()))
+                      ->getResult(0));
           return success();
         })
         .Case<tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::EmptyOp>(
@@ -262,6 +315,36 @@ private:
                                             sizes, strides);
   }
 
+  /// Elements [start, start + length) of `source`'s row-major elements, where
+  /// start = offset + sum_k digit_k(lane) * strides[k] (the lane's digits in
+  /// the mixed radix `dims`); a view, not a copy.
+  Value laneWindow(OpBuilder &b, Location loc, Value source, Value lane, int64_t offset,
+                   ArrayRef<int64_t> dims, ArrayRef<int64_t> strides, int64_t length) {
+    int64_t n = cast<RankedTensorType>(source.getType()).getNumElements();
+    Value flat = reshapeTensor(b, loc, source, RankedTensorType::get({n}, b.getF32Type()));
+    OpFoldResult start = b.getIndexAttr(offset);
+    if (lane && !dims.empty()) {
+      Value sum = index(b, loc, offset);
+      Value rest = lane;
+      for (int64_t k = dims.size() - 1; k >= 0; --k) {
+        Value radix = index(b, loc, dims[k]);
+        Value digit = k ? b.create<arith::RemUIOp>(loc, rest, radix).getResult() : rest;
+        if (strides[k]) {
+          Value term = b.create<arith::MulIOp>(loc, digit, index(b, loc, strides[k]));
+          sum = b.create<arith::AddIOp>(loc, sum, term);
+        }
+        if (k)
+          rest = b.create<arith::DivUIOp>(loc, rest, radix);
+      }
+      start = sum;
+    }
+    if (!lane && length == n)
+      return flat;
+    return b.create<tensor::ExtractSliceOp>(
+        loc, RankedTensorType::get({length}, b.getF32Type()), flat,
+        SmallVector<OpFoldResult>{start}, indices(b, {length}), indices(b, {1}));
+  }
+
   LogicalResult lowerBody(OpBuilder &b, Block &body, IRMapping &inner,
                           ArrayRef<int64_t> groupOf, Value lane) {
     for (Operation &op : body.without_terminator()) {
@@ -304,40 +387,29 @@ private:
               .Case([&](spat::TanhOp o) { return vector(pim::VTanhOp(), o->getOperands()); })
               .Case([&](spat::GatherOp gather) {
                 Value source = inner.lookup(gather.getSource());
-                auto sourceType = cast<RankedTensorType>(source.getType());
-                int64_t n = sourceType.getNumElements();
-                Value flat = reshapeTensor(
-                    b, loc, source, RankedTensorType::get({n}, b.getF32Type()));
                 int64_t count = gather.getType().getDimSize(0);
                 int64_t span = (count - 1) * gather.getStride() + 1;
-                // The lane's start: its digits in the mixed radix lane_dims
-                // times the lane strides.
-                OpFoldResult start = b.getIndexAttr(gather.getOffset());
-                ArrayRef<int64_t> dims = gather.getLaneDims();
-                if (lane && !dims.empty()) {
-                  Value sum = index(b, loc, gather.getOffset());
-                  Value rest = lane;
-                  for (int64_t k = dims.size() - 1; k >= 0; --k) {
-                    Value radix = index(b, loc, dims[k]);
-                    Value digit = k ? b.create<arith::RemUIOp>(loc, rest, radix).getResult()
-                                    : rest;
-                    Value term = b.create<arith::MulIOp>(
-                        loc, digit, index(b, loc, gather.getLaneStrides()[k]));
-                    sum = b.create<arith::AddIOp>(loc, sum, term);
-                    if (k)
-                      rest = b.create<arith::DivUIOp>(loc, rest, radix);
-                  }
-                  start = sum;
-                }
-                Value window = b.create<tensor::ExtractSliceOp>(
-                    loc, RankedTensorType::get({span}, b.getF32Type()), flat,
-                    SmallVector<OpFoldResult>{start}, indices(b, {span}),
-                    indices(b, {1}));
+                Value window = laneWindow(b, loc, source, lane, gather.getOffset(),
+                                          gather.getLaneDims(), gather.getLaneStrides(), span);
                 inner.map(gather.getResult(),
                           b.create<pim::VMVOp>(loc, gather.getType(), window,
                                                emptyLike(b, loc, gather.getType()),
                                                gather.getStride())
                               ->getResult(0));
+                return success();
+              })
+              .Case([&](spat::LaneSliceOp laneSlice) {
+                inner.map(laneSlice.getResult(),
+                          laneWindow(b, loc, inner.lookup(laneSlice.getSource()), lane,
+                                     laneSlice.getOffset(), laneSlice.getLaneDims(),
+                                     laneSlice.getLaneStrides(),
+                                     laneSlice.getType().getNumElements()));
+                return success();
+              })
+              .Case([&](spat::ClampMinOp o) { return vector(pim::VRSLOp(), o->getOperands()); })
+              .Case([&](spat::ClampMaxOp o) { return vector(pim::VRSUOp(), o->getOperands()); })
+              .Case([&](tensor::ConcatOp concat) {
+                b.clone(*concat, inner);
                 return success();
               })
               .Case<tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::EmptyOp>(

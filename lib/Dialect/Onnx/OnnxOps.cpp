@@ -113,13 +113,172 @@ LogicalResult MatMulOp::verify() {
   return checkResultShape(*this, *expected, getY());
 }
 
-LogicalResult AddOp::verify() {
+static LogicalResult verifyBroadcast(Operation *op, Value a, Value b,
+                                     Value result) {
   SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(shapeOf(getA()), shapeOf(getB()),
-                                          shape))
-    return emitOpError() << "shapes " << shapeString(shapeOf(getA())) << " and "
-                         << shapeString(shapeOf(getB())) << " do not broadcast";
-  return checkResultShape(*this, shape, getC());
+  if (!OpTrait::util::getBroadcastedShape(shapeOf(a), shapeOf(b), shape))
+    return op->emitOpError() << "shapes " << shapeString(shapeOf(a)) << " and "
+                             << shapeString(shapeOf(b)) << " do not broadcast";
+  return checkResultShape(op, shape, result);
+}
+
+LogicalResult AddOp::verify() { return verifyBroadcast(*this, getA(), getB(), getC()); }
+LogicalResult SubOp::verify() { return verifyBroadcast(*this, getA(), getB(), getC()); }
+LogicalResult MulOp::verify() { return verifyBroadcast(*this, getA(), getB(), getC()); }
+LogicalResult DivOp::verify() { return verifyBroadcast(*this, getA(), getB(), getC()); }
+
+LogicalResult ClipOp::verify() {
+  for (Value bound : {getMin(), getMax()})
+    if (bound && cast<RankedTensorType>(bound.getType()).getNumElements() != 1)
+      return emitOpError("bounds must be scalars");
+  if (getInput().getType() != getOutput().getType())
+    return emitOpError("keeps the type of its input");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Windows
+//===----------------------------------------------------------------------===//
+
+/// The channel count and the spatial sizes of an [N, C, D...] tensor, or of
+/// an [N, D..., C] one when `channelsLast`.
+static std::pair<int64_t, SmallVector<int64_t>> channelsAndSpatial(Value value,
+                                                                   bool channelsLast) {
+  ArrayRef<int64_t> shape = shapeOf(value);
+  if (channelsLast)
+    return {shape.back(), SmallVector<int64_t>(shape.drop_front().drop_back())};
+  return {shape[1], SmallVector<int64_t>(shape.drop_front(2))};
+}
+
+static LogicalResult
+verifyWindow(Operation *op, Value x, Value y, bool channelsLast,
+             std::optional<ArrayRef<int64_t>> kernel, std::optional<ArrayRef<int64_t>> strides,
+             std::optional<ArrayRef<int64_t>> pads, std::optional<ArrayRef<int64_t>> dilations,
+             StringRef autoPad, int64_t outChannels) {
+  int64_t rank = shapeOf(x).size();
+  if (rank < 3)
+    return op->emitOpError("needs a batch, a channel and spatial dimensions");
+  if (shapeOf(y).size() != (size_t)rank)
+    return op->emitOpError("result rank differs from the input's");
+  size_t n = rank - 2;
+  auto checkLength = [&](std::optional<ArrayRef<int64_t>> list, size_t length,
+                         StringRef name) -> LogicalResult {
+    if (list && list->size() != length)
+      return op->emitOpError() << name << " needs " << length << " entries";
+    return success();
+  };
+  if (failed(checkLength(kernel, n, "kernel_shape")) ||
+      failed(checkLength(strides, n, "strides")) ||
+      failed(checkLength(dilations, n, "dilations")) ||
+      failed(checkLength(pads, 2 * n, "pads")))
+    return failure();
+  if (!llvm::is_contained({"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"}, autoPad))
+    return op->emitOpError() << "unknown auto_pad '" << autoPad << "'";
+  auto [channels, spatial] = channelsAndSpatial(y, channelsLast);
+  if (channels != outChannels)
+    return op->emitOpError() << "result has " << channels << " channels, expected "
+                             << outChannels;
+  if (shapeOf(x)[0] != shapeOf(y)[0])
+    return op->emitOpError("keeps the batch size");
+  return success();
+}
+
+LogicalResult ConvOp::verify() {
+  auto [channels, spatial] = channelsAndSpatial(getX(), getChannelsLast());
+  ArrayRef<int64_t> w = shapeOf(getW());
+  if (w.size() != spatial.size() + 2)
+    return emitOpError("weights need one dimension per spatial dimension, plus two");
+  int64_t group = getGroup();
+  if (group < 1 || channels % group || w[0] % group)
+    return emitOpError() << "group " << group << " must divide the " << channels
+                         << " input and " << w[0] << " output channels";
+  if (w[1] * group != channels)
+    return emitOpError() << "weights take " << w[1] << " channels per group, the input has "
+                         << channels << " in " << group << " groups";
+  if (getKernelShape() && *getKernelShape() != w.drop_front(2))
+    return emitOpError("kernel_shape differs from the weights");
+  if (getB() && shapeOf(getB()) != ArrayRef<int64_t>{w[0]})
+    return emitOpError("bias needs one value per output channel");
+  return verifyWindow(*this, getX(), getY(), getChannelsLast(), getKernelShape(),
+                      getStrides(), getPads(), getDilations(), getAutoPad(), w[0]);
+}
+
+LogicalResult MaxPoolOp::verify() {
+  if (!getKernelShape())
+    return emitOpError("needs kernel_shape");
+  int64_t channels = channelsAndSpatial(getX(), getChannelsLast()).first;
+  return verifyWindow(*this, getX(), getY(), getChannelsLast(), getKernelShape(),
+                      getStrides(), getPads(), getDilations(), getAutoPad(), channels);
+}
+
+LogicalResult AveragePoolOp::verify() {
+  if (!getKernelShape())
+    return emitOpError("needs kernel_shape");
+  if (getDilations())
+    return emitOpError("has no dilations");
+  int64_t channels = channelsAndSpatial(getX(), getChannelsLast()).first;
+  return verifyWindow(*this, getX(), getY(), getChannelsLast(), getKernelShape(),
+                      getStrides(), getPads(), getDilations(), getAutoPad(), channels);
+}
+
+template <typename OpT> static LogicalResult verifyGlobalPool(OpT op) {
+  auto [channels, spatial] = channelsAndSpatial(op.getX(), op.getChannelsLast());
+  auto [outChannels, outSpatial] = channelsAndSpatial(op.getY(), op.getChannelsLast());
+  if (shapeOf(op.getX()).size() < 3 || shapeOf(op.getY()).size() != shapeOf(op.getX()).size())
+    return op.emitOpError("keeps the rank of an [N, C, D...] input");
+  if (channels != outChannels || llvm::any_of(outSpatial, [](int64_t d) { return d != 1; }))
+    return op.emitOpError("reduces every spatial dimension to 1");
+  return success();
+}
+LogicalResult GlobalAveragePoolOp::verify() { return verifyGlobalPool(*this); }
+LogicalResult GlobalMaxPoolOp::verify() { return verifyGlobalPool(*this); }
+
+LogicalResult BatchNormalizationOp::verify() {
+  ArrayRef<int64_t> x = shapeOf(getX());
+  if (x.size() < 2)
+    return emitOpError("needs a channel dimension");
+  for (Value v : {getScale(), getB(), getInputMean(), getInputVar()})
+    if (shapeOf(v) != ArrayRef<int64_t>{x[1]})
+      return emitOpError("needs one scale, bias, mean and variance per channel");
+  return checkResultShape(*this, x, getY());
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs inputs");
+  ArrayRef<int64_t> first = shapeOf(getInputs()[0]);
+  int64_t rank = first.size(), axis = getAxis();
+  if (axis < -rank || axis >= rank)
+    return emitOpError() << "axis " << axis << " is outside [" << -rank << ", " << rank
+                         << ")";
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> expected(first);
+  expected[axis] = 0;
+  for (Value input : getInputs()) {
+    ArrayRef<int64_t> shape = shapeOf(input);
+    if ((int64_t)shape.size() != rank)
+      return emitOpError("inputs must have one rank");
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis && shape[d] != first[d])
+        return emitOpError("inputs differ outside the concatenation axis");
+    expected[axis] += shape[axis];
+  }
+  return checkResultShape(*this, expected, getConcatResult());
+}
+
+LogicalResult PadOp::verify() {
+  int64_t rank = shapeOf(getData()).size();
+  if (shapeOf(getPads()) != ArrayRef<int64_t>{2 * rank})
+    return emitOpError("pads needs two entries per dimension");
+  if (!llvm::is_contained({"constant", "edge", "reflect"}, getMode()))
+    return emitOpError() << "unknown mode '" << getMode() << "'";
+  if (getConstantValue() &&
+      cast<RankedTensorType>(getConstantValue().getType()).getNumElements() != 1)
+    return emitOpError("the constant value is a scalar");
+  if ((int64_t)shapeOf(getOutput()).size() != rank)
+    return emitOpError("keeps the rank");
+  return success();
 }
 
 OpFoldResult IdentityOp::fold(FoldAdaptor) { return getX(); }

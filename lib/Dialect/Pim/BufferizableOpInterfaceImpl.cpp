@@ -94,6 +94,9 @@ void pimc::pim::registerBufferizableOpInterfaceExternalModels(
     VTanhOp::attachInterface<DpsOpModel<VTanhOp>>(*context);
     VMVOp::attachInterface<DpsOpModel<VMVOp>>(*context);
     LMVOp::attachInterface<DpsOpModel<LMVOp>>(*context);
+    VRSLOp::attachInterface<DpsOpModel<VRSLOp>>(*context);
+    VRSUOp::attachInterface<DpsOpModel<VRSUOp>>(*context);
+    LLDIOp::attachInterface<DpsOpModel<LLDIOp>>(*context);
     LoadOp::attachInterface<DpsOpModel<LoadOp>>(*context);
     RecvOp::attachInterface<DpsOpModel<RecvOp>>(*context);
     SendOp::attachInterface<ReadOnlyOpModel<SendOp>>(*context);

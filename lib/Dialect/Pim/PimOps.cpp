@@ -140,6 +140,17 @@ PIM_VERIFY_SAME(VReluOp, getInput(), getOut())
 PIM_VERIFY_SAME(VSigmOp, getInput(), getOut())
 PIM_VERIFY_SAME(VTanhOp, getInput(), getOut())
 PIM_VERIFY_SAME(LMVOp, getInput(), getOut())
+PIM_VERIFY_SAME(VRSLOp, getInput(), getOut())
+PIM_VERIFY_SAME(VRSUOp, getInput(), getOut())
+
+LogicalResult LLDIOp::verify() {
+  if (failed(verifyDps(*this)))
+    return failure();
+  int64_t value = getValueAttr().getInt();
+  if (value < INT32_MIN || value > INT32_MAX)
+    return emitOpError("lldi writes a 32-bit integer");
+  return verifyContiguousRows(*this, getOut());
+}
 #undef PIM_VERIFY_SAME
 
 LogicalResult VMVOp::verify() {
@@ -209,6 +220,9 @@ PIM_DPS_EFFECTS(VSigmOp)
 PIM_DPS_EFFECTS(VTanhOp)
 PIM_DPS_EFFECTS(VMVOp)
 PIM_DPS_EFFECTS(LMVOp)
+PIM_DPS_EFFECTS(VRSLOp)
+PIM_DPS_EFFECTS(VRSUOp)
+PIM_DPS_EFFECTS(LLDIOp)
 #undef PIM_DPS_EFFECTS
 
 void LoadOp::getEffects(Effects &effects) {

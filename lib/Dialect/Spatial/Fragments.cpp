@@ -8,7 +8,7 @@ using namespace mlir;
 using namespace pimc::spat;
 
 bool Source::isCompute() const {
-  return value.getDefiningOp() && isa<ComputeOpInterface>(value.getDefiningOp());
+  return value && value.getDefiningOp() && isa<ComputeOpInterface>(value.getDefiningOp());
 }
 
 ComputeOpInterface Source::getCompute() const {
@@ -20,6 +20,20 @@ static int64_t numElements(Value value) {
   return cast<ShapedType>(value.getType()).getNumElements();
 }
 
+void FragmentAnalysis::append(SmallVectorImpl<Run> &out, const Run &run) {
+  if (!out.empty()) {
+    Run &last = out.back();
+    bool continues = last.source == run.source && last.start + last.length == run.start &&
+                     (run.source.isFill() ||
+                      last.sourceStart + last.length == run.sourceStart);
+    if (continues) {
+      last.length += run.length;
+      return;
+    }
+  }
+  out.push_back(run);
+}
+
 void FragmentAnalysis::mapRange(ArrayRef<Run> source, int64_t start,
                                 int64_t length, int64_t at,
                                 SmallVectorImpl<Run> &out) {
@@ -29,20 +43,7 @@ void FragmentAnalysis::mapRange(ArrayRef<Run> source, int64_t start,
   for (; it != source.end() && length > 0; ++it) {
     int64_t skip = start - it->start;
     int64_t take = std::min(length, it->length - skip);
-    Run run{at, take, it->source, it->sourceStart + skip};
-    // Extend the previous run when this one continues it.
-    if (!out.empty()) {
-      Run &last = out.back();
-      if (last.source == run.source && last.start + last.length == run.start &&
-          last.sourceStart + last.length == run.sourceStart) {
-        last.length += take;
-        start += take;
-        at += take;
-        length -= take;
-        continue;
-      }
-    }
-    out.push_back(run);
+    append(out, Run{at, take, it->source, it->source.isFill() ? 0 : it->sourceStart + skip});
     start += take;
     at += take;
     length -= take;
@@ -101,6 +102,55 @@ FailureOr<ArrayRef<FragmentAnalysis::Run>> FragmentAnalysis::getRuns(Value value
         index[i] = 0;
       }
     }
+  } else if (auto pad = dyn_cast<PadOp>(def)) {
+    FailureOr<ArrayRef<Run>> source = getRuns(pad.getSource());
+    if (failed(source))
+      return failure();
+    ArrayRef<int64_t> in = pad.getSource().getType().getShape();
+    ArrayRef<int64_t> out = pad.getType().getShape();
+    ArrayRef<int64_t> low = pad.getLow();
+    int64_t rank = in.size();
+    // Rows are the dimensions from the innermost padded one on: a row is
+    // padding, or padding around one run of the source.
+    int64_t inner = rank - 1;
+    while (inner > 0 && low[inner] == 0 && pad.getHigh()[inner] == 0)
+      --inner;
+    int64_t unit = 1;
+    for (int64_t d = inner + 1; d < rank; ++d)
+      unit *= out[d];
+    SmallVector<int64_t> sourceStrides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      sourceStrides[d] = sourceStrides[d + 1] * in[d + 1];
+    Source fill{Value(), pad.getValue().convertToFloat()};
+    int64_t rows = 1;
+    for (int64_t d = 0; d < inner; ++d)
+      rows *= out[d];
+    SmallVector<int64_t> index(inner, 0);
+    int64_t at = 0, rowLength = out[inner] * unit;
+    for (int64_t r = 0; r < rows; ++r) {
+      bool inside = true;
+      int64_t sourceStart = 0;
+      for (int64_t d = 0; d < inner; ++d) {
+        inside &= index[d] >= low[d] && index[d] < low[d] + in[d];
+        sourceStart += (index[d] - low[d]) * sourceStrides[d];
+      }
+      if (!inside) {
+        append(result, Run{at, rowLength, fill, 0});
+      } else {
+        int64_t before = low[inner] * unit, length = in[inner] * unit;
+        if (before)
+          append(result, Run{at, before, fill, 0});
+        mapRange(*source, sourceStart, length, at + before, result);
+        if (int64_t after = rowLength - before - length)
+          append(result, Run{at + before + length, after, fill, 0});
+      }
+      at += rowLength;
+      for (int64_t d = inner - 1; d >= 0; --d) {
+        if (++index[d] < out[d])
+          break;
+        index[d] = 0;
+      }
+    }
   } else if (auto concat = dyn_cast<tensor::ConcatOp>(def)) {
     int64_t dim = concat.getDim();
     auto type = cast<RankedTensorType>(concat.getType());
@@ -142,7 +192,9 @@ FailureOr<ArrayRef<Fragment>> FragmentAnalysis::getFragments(Value value) {
       Fragment &last = result.back();
       int64_t stride = run.start - (last.start + (last.count - 1) * last.stride);
       int64_t sourceStride =
-          run.sourceStart - (last.sourceStart + (last.count - 1) * last.sourceStride);
+          run.source.isFill()
+              ? 0
+              : run.sourceStart - (last.sourceStart + (last.count - 1) * last.sourceStride);
       bool sameShape = last.source == run.source && last.length == run.length;
       if (sameShape && last.count == 1 && stride >= run.length) {
         last.count = 2;

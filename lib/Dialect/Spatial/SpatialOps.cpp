@@ -158,33 +158,71 @@ LogicalResult MVMOp::verify() {
   return success();
 }
 
-LogicalResult GatherOp::verify() {
-  auto compute = (*this)->getParentOfType<ComputeOpInterface>();
+/// Checks a lane-dependent window: digits cover the compute's lanes and the
+/// last element read is inside the source.
+static LogicalResult verifyLaneWindow(Operation *op, Value source, int64_t offset,
+                                      ArrayRef<int64_t> dims, ArrayRef<int64_t> strides,
+                                      int64_t span) {
+  auto compute = op->getParentOfType<ComputeOpInterface>();
   if (!compute)
-    return emitOpError("must be inside a compute");
-  ArrayRef<int64_t> dims = getLaneDims(), strides = getLaneStrides();
+    return op->emitOpError("must be inside a compute");
   if (dims.size() != strides.size())
-    return emitOpError("needs one lane stride per lane dimension");
-  int64_t lanes = 1, last = getOffset() +
-                            (getResult().getType().getDimSize(0) - 1) * getStride();
+    return op->emitOpError("needs one lane stride per lane dimension");
+  int64_t lanes = 1, last = offset + span - 1;
   for (auto [dim, stride] : llvm::zip(dims, strides)) {
     if (dim < 1 || stride < 0)
-      return emitOpError("lane dimensions are positive and strides not negative");
+      return op->emitOpError("lane dimensions are positive and strides not negative");
     lanes *= dim;
     last += (dim - 1) * stride;
   }
   if (lanes != compute.getLaneCount())
-    return emitOpError() << "lane dimensions cover " << lanes << " lanes, the compute has "
-                         << compute.getLaneCount();
-  int64_t numel = getSource().getType().getNumElements();
-  if (getOffset() < 0 || getStride() < 0 || last >= numel)
-    return emitOpError() << "reads element " << last << " of a source of " << numel;
+    return op->emitOpError() << "lane dimensions cover " << lanes
+                             << " lanes, the compute has " << compute.getLaneCount();
+  int64_t numel = cast<ShapedType>(source.getType()).getNumElements();
+  if (offset < 0 || last >= numel)
+    return op->emitOpError() << "reads element " << last << " of a source of " << numel;
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  int64_t count = getResult().getType().getDimSize(0);
+  if (getStride() < 0)
+    return emitOpError("needs a stride that is not negative");
+  return verifyLaneWindow(*this, getSource(), getOffset(), getLaneDims(), getLaneStrides(),
+                          (count - 1) * getStride() + 1);
+}
+
+LogicalResult LaneSliceOp::verify() {
+  return verifyLaneWindow(*this, getSource(), getOffset(), getLaneDims(), getLaneStrides(),
+                          getResult().getType().getNumElements());
+}
+
+LogicalResult ClampMinOp::verify() {
+  if (getBound().getType().getNumElements() != 1)
+    return emitOpError("needs a one-element bound");
+  return success();
+}
+LogicalResult ClampMaxOp::verify() {
+  if (getBound().getType().getNumElements() != 1)
+    return emitOpError("needs a one-element bound");
   return success();
 }
 
 //===----------------------------------------------------------------------===//
 // Views
 //===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::verify() {
+  ArrayRef<int64_t> in = getSource().getType().getShape();
+  ArrayRef<int64_t> out = getResult().getType().getShape();
+  if (getLow().size() != in.size() || getHigh().size() != in.size() ||
+      out.size() != in.size())
+    return emitOpError("needs low and high padding for every dimension");
+  for (size_t d = 0; d < in.size(); ++d)
+    if (getLow()[d] < 0 || getHigh()[d] < 0 || in[d] + getLow()[d] + getHigh()[d] != out[d])
+      return emitOpError() << "dimension " << d << " of the result is not the padded size";
+  return success();
+}
 
 LogicalResult ReshapeOp::verify() {
   if (getSource().getType().getNumElements() !=

@@ -320,6 +320,24 @@ private:
         .Case([&](pim::VVSubOp o) { return binary(Opcode::Vvsub, o.getLhs(), o.getRhs(), o.getOut()); })
         .Case([&](pim::VVMulOp o) { return binary(Opcode::Vvmul, o.getLhs(), o.getRhs(), o.getOut()); })
         .Case([&](pim::VVMaxOp o) { return binary(Opcode::Vvmax, o.getLhs(), o.getRhs(), o.getOut()); })
+        .Case([&](pim::VRSLOp o) { return binary(Opcode::Vrsl, o.getInput(), o.getBound(), o.getOut()); })
+        .Case([&](pim::VRSUOp o) { return binary(Opcode::Vrsu, o.getInput(), o.getBound(), o.getOut()); })
+        .Case([&](pim::LLDIOp o) {
+          const View &out = viewOf(o.getOut());
+          auto fill = [&](int64_t element, int64_t n) {
+            int rd = registers.get(address(out, element));
+            Instruction inst = Instruction::transfer(Opcode::Lldi, rd, 0, bytes(n));
+            inst.imm = static_cast<int32_t>(o.getValue());
+            emit(inst);
+            ++stats.other;
+          };
+          if (out.isContiguous())
+            fill(out.offset, out.numElements());
+          else
+            for (int64_t row : out.rowOffsets())
+              fill(row, out.rowLength());
+          return success();
+        })
         .Case([&](pim::VReluOp o) { return unary(Opcode::Vrelu, o.getInput(), o.getOut()); })
         .Case([&](pim::VSigmOp o) { return unary(Opcode::Vsigm, o.getInput(), o.getOut()); })
         .Case([&](pim::VTanhOp o) { return unary(Opcode::Vtanh, o.getInput(), o.getOut()); })

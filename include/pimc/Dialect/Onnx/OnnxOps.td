@@ -70,6 +70,9 @@ class Onnx_BinaryOp<string mnemonic, string what>
 }
 
 def Onnx_AddOp : Onnx_BinaryOp<"Add", "element-wise sum">;
+def Onnx_SubOp : Onnx_BinaryOp<"Sub", "element-wise difference">;
+def Onnx_MulOp : Onnx_BinaryOp<"Mul", "element-wise product">;
+def Onnx_DivOp : Onnx_BinaryOp<"Div", "element-wise quotient">;
 
 class Onnx_UnaryOp<string mnemonic, string what>
     : Onnx_Op<mnemonic, [SameOperandsAndResultType]> {
@@ -84,6 +87,117 @@ def Onnx_SigmoidOp : Onnx_UnaryOp<"Sigmoid", "1 / (1 + exp(-x))">;
 def Onnx_TanhOp : Onnx_UnaryOp<"Tanh", "hyperbolic tangent">;
 def Onnx_IdentityOp : Onnx_UnaryOp<"Identity", "the input itself"> {
   let hasFolder = 1;
+}
+
+def Onnx_LeakyReluOp : Onnx_Op<"LeakyRelu", [SameOperandsAndResultType]> {
+  let summary = "x for x >= 0, alpha * x otherwise";
+  let arguments = (ins Onnx_F32Tensor:$X,
+                       DefaultValuedAttr<F32Attr, "0.01">:$alpha);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = "$X attr-dict `:` type($X)";
+}
+
+def Onnx_ClipOp : Onnx_Op<"Clip", [AttrSizedOperandSegments]> {
+  let summary = "min(max(x, min), max) with optional scalar bounds";
+  let arguments = (ins Onnx_F32Tensor:$input, Optional<Onnx_F32Tensor>:$min,
+                       Optional<Onnx_F32Tensor>:$max);
+  let results = (outs Onnx_F32Tensor:$output);
+  let assemblyFormat = [{
+    $input (`min` $min^ `:` type($min))? (`max` $max^ `:` type($max))? attr-dict
+    `:` type($input) `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling. `channels_last` marks the form canonicalization
+// makes: X is [N, D1, ..., Dn, C] and Y [N, O1, ..., On, OC] instead of ONNX's
+// [N, C, D1, ..., Dn]; the weights keep their ONNX layout [OC, C/group, K1,
+// ..., Kn]. Attribute lists cover the n spatial dimensions (pads: the n
+// begins, then the n ends).
+//===----------------------------------------------------------------------===//
+
+defvar Onnx_WindowAttrs = (ins OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
+                               OptionalAttr<DenseI64ArrayAttr>:$strides,
+                               OptionalAttr<DenseI64ArrayAttr>:$pads,
+                               OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                               DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
+                               UnitAttr:$channels_last);
+
+def Onnx_ConvOp : Onnx_Op<"Conv"> {
+  let summary = "N-D convolution with groups, strides, pads and dilations";
+  let arguments = !con((ins Onnx_F32Tensor:$X, Onnx_F32Tensor:$W,
+                            Optional<Onnx_F32Tensor>:$B,
+                            DefaultValuedAttr<I64Attr, "1">:$group),
+                       Onnx_WindowAttrs);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $W (`,` $B^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Onnx_MaxPoolOp : Onnx_Op<"MaxPool"> {
+  let summary = "maximum over windows";
+  let arguments = !con((ins Onnx_F32Tensor:$X,
+                            DefaultValuedAttr<I64Attr, "0">:$ceil_mode),
+                       Onnx_WindowAttrs);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Onnx_AveragePoolOp : Onnx_Op<"AveragePool"> {
+  let summary = "average over windows";
+  let arguments = !con((ins Onnx_F32Tensor:$X,
+                            DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
+                            DefaultValuedAttr<I64Attr, "0">:$count_include_pad),
+                       Onnx_WindowAttrs);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+class Onnx_GlobalPoolOp<string mnemonic, string what> : Onnx_Op<mnemonic> {
+  let summary = what # " over all spatial positions";
+  let arguments = (ins Onnx_F32Tensor:$X, UnitAttr:$channels_last);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Onnx_GlobalAveragePoolOp : Onnx_GlobalPoolOp<"GlobalAveragePool", "average">;
+def Onnx_GlobalMaxPoolOp : Onnx_GlobalPoolOp<"GlobalMaxPool", "maximum">;
+
+def Onnx_BatchNormalizationOp : Onnx_Op<"BatchNormalization"> {
+  let summary = "inference batch normalization over dimension 1";
+  let arguments = (ins Onnx_F32Tensor:$X, Onnx_F32Tensor:$scale,
+                       Onnx_F32Tensor:$B, Onnx_F32Tensor:$input_mean,
+                       Onnx_F32Tensor:$input_var,
+                       DefaultValuedAttr<F32Attr, "1e-05">:$epsilon);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Onnx_ConcatOp : Onnx_Op<"Concat"> {
+  let summary = "concatenation along `axis`";
+  let arguments = (ins Variadic<Onnx_F32Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Onnx_F32Tensor:$concat_result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Onnx_PadOp : Onnx_Op<"Pad"> {
+  let summary = "padding with a constant (or the edge, or a reflection)";
+  let arguments = (ins Onnx_F32Tensor:$data, Onnx_I64Tensor:$pads,
+                       Optional<Onnx_F32Tensor>:$constant_value,
+                       DefaultValuedAttr<StrAttr, "\"constant\"">:$mode);
+  let results = (outs Onnx_F32Tensor:$output);
+  let assemblyFormat = [{
+    $data `,` $pads (`,` $constant_value^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 def Onnx_FlattenOp : Onnx_Op<"Flatten"> {

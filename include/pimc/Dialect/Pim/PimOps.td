@@ -137,6 +137,26 @@ def Pim_VReluOp : Pim_VectorUnaryOp<"vrelu", "max(x, 0)">;
 def Pim_VSigmOp : Pim_VectorUnaryOp<"vsigm", "sigmoid">;
 def Pim_VTanhOp : Pim_VectorUnaryOp<"vtanh", "tanh">;
 
+class Pim_VectorClampOp<string mnemonic, string what> : Pim_DpsOp<mnemonic> {
+  let summary = mnemonic # ": clamp to " # what # " the one-element `bound`";
+  let arguments = (ins Pim_Buffer:$input, Pim_Buffer:$bound, Pim_Buffer:$out);
+  let assemblyFormat = [{
+    $input `,` $bound `into` $out attr-dict `:` type($input) `,` type($bound) `into`
+    type($out) (`->` type($result)^)?
+  }];
+}
+
+def Pim_VRSLOp : Pim_VectorClampOp<"vrsl", "at least">;
+def Pim_VRSUOp : Pim_VectorClampOp<"vrsu", "at most">;
+
+def Pim_LLDIOp : Pim_DpsOp<"lldi"> {
+  let summary = "lldi: fill local memory with the integer `value`";
+  let arguments = (ins I64Attr:$value, Pim_Buffer:$out);
+  let assemblyFormat = [{
+    $value `into` $out attr-dict `:` type($out) (`->` type($result)^)?
+  }];
+}
+
 def Pim_VMVOp : Pim_DpsOp<"vmv"> {
   let summary = "vmv: gather out[i] = input[i * stride]";
   let arguments = (ins Pim_Buffer:$input, Pim_Buffer:$out, I64Attr:$stride);

@@ -19,10 +19,15 @@
 namespace pimc::spat {
 
 /// A value that holds data of its own: a compute result, a model input (a
-/// function argument) or a global constant (spat.get_global).
+/// function argument) or a global constant (spat.get_global); or, with no
+/// value, padding of the constant `fill`.
 struct Source {
   mlir::Value value;
-  bool operator==(const Source &other) const { return value == other.value; }
+  float fill = 0;
+  bool operator==(const Source &other) const {
+    return value == other.value && (value || fill == other.fill);
+  }
+  bool isFill() const { return !value; }
   bool isCompute() const;
   ComputeOpInterface getCompute() const;
 };
@@ -54,6 +59,8 @@ private:
   /// Runs of `source`'s elements [start, start + length), placed at `at`.
   void mapRange(llvm::ArrayRef<Run> source, int64_t start, int64_t length,
                 int64_t at, llvm::SmallVectorImpl<Run> &out);
+  /// Appends `run`, extending the last run when it continues it.
+  static void append(llvm::SmallVectorImpl<Run> &out, const Run &run);
 
   llvm::DenseMap<mlir::Value, llvm::SmallVector<Run, 1>> runs;
   llvm::DenseMap<mlir::Value, llvm::SmallVector<Fragment, 1>> fragments;

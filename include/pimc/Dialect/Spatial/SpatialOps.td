@@ -220,9 +220,57 @@ def Spat_GatherOp : Op<Spat_Dialect, "gather", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Spat_LaneSliceOp : Op<Spat_Dialect, "lane_slice", [Pure]> {
+  let summary = "a contiguous window whose start moves with the lane";
+  let description = [{
+    result[i] = source[offset + sum_k digit_k * lane_strides[k] + i] for i in
+    [0, count), with the lane's digits as for spat.gather. It reads the
+    source in place: a convolution's input pixels, a pooling window.
+  }];
+  let arguments = (ins AnyRankedTensor:$source, I64Attr:$offset,
+                       DenseI64ArrayAttr:$lane_dims,
+                       DenseI64ArrayAttr:$lane_strides);
+  let results = (outs Spat_Vector:$result);
+  let assemblyFormat = [{
+    $source `[` $offset `+` `lanes` $lane_dims `*` $lane_strides `]` attr-dict
+    `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Spat_ClampMinOp : Op<Spat_Dialect, "clamp_min",
+    [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "max(x, bound) with a one-element bound";
+  let arguments = (ins Spat_Vector:$input, 1DTensorOf<[F32]>:$bound);
+  let results = (outs Spat_Vector:$result);
+  let assemblyFormat = "$input `,` $bound attr-dict `:` type($input) `,` type($bound)";
+  let hasVerifier = 1;
+}
+
+def Spat_ClampMaxOp : Op<Spat_Dialect, "clamp_max",
+    [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "min(x, bound) with a one-element bound";
+  let arguments = (ins Spat_Vector:$input, 1DTensorOf<[F32]>:$bound);
+  let results = (outs Spat_Vector:$result);
+  let assemblyFormat = "$input `,` $bound attr-dict `:` type($input) `,` type($bound)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Dataflow views
 //===----------------------------------------------------------------------===//
+
+def Spat_PadOp : Op<Spat_Dialect, "pad", [Pure]> {
+  let summary = "the source surrounded by a constant";
+  let arguments = (ins AnyRankedTensor:$source, DenseI64ArrayAttr:$low,
+                       DenseI64ArrayAttr:$high, F32Attr:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source `low` $low `high` $high `value` $value attr-dict `:` type($source) `to`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
 
 def Spat_ReshapeOp : Op<Spat_Dialect, "reshape", [Pure]> {
   let summary = "the same row-major elements under another shape";
@@ -243,6 +291,13 @@ def Spat_CoreOp : Op<Spat_Dialect, "core", [
   let arguments = (ins I64Attr:$id);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$id attr-dict-with-keyword $body";
+}
+
+def Spat_FillOp : Op<Spat_Dialect, "fill", [Pure]> {
+  let summary = "a tensor of one value";
+  let arguments = (ins F32Attr:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
 }
 
 def Spat_LoadOp : Op<Spat_Dialect, "load", [

@@ -13,6 +13,8 @@
 #include "pimc/Support/Constants.h"
 
 #include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -76,8 +78,8 @@ struct FoldConstantOperation : public RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<GemmOp, MatMulOp, AddOp, ReluOp, SigmoidOp, TanhOp, TransposeOp,
-             ReshapeOp, FlattenOp>(op))
+    if (!isa<GemmOp, MatMulOp, AddOp, SubOp, MulOp, DivOp, ReluOp, SigmoidOp,
+             TanhOp, TransposeOp, ReshapeOp, FlattenOp, ConcatOp>(op))
       return failure();
     SmallVector<ref::Tensor> operands;
     for (Value operand : op->getOperands()) {
@@ -102,6 +104,10 @@ struct FoldConstantOperation : public RewritePattern {
             })
             .Case([&](MatMulOp) { return ref::matmul(operands[0], operands[1]); })
             .Case([&](AddOp) { return ref::add(operands[0], operands[1]); })
+            .Case([&](SubOp) { return ref::sub(operands[0], operands[1]); })
+            .Case([&](MulOp) { return ref::mul(operands[0], operands[1]); })
+            .Case([&](DivOp) { return ref::div(operands[0], operands[1]); })
+            .Case([&](ConcatOp c) { return ref::concat(operands, c.getAxis()); })
             .Case([&](ReluOp) { return ref::relu(operands[0]); })
             .Case([&](SigmoidOp) { return ref::sigmoid(operands[0]); })
             .Case([&](TanhOp) { return ref::tanh(operands[0]); })
@@ -329,12 +335,158 @@ struct FuseAddIntoGemm : public OpRewritePattern<AddOp> {
   }
 };
 
+/// Explicit window attributes: auto_pad resolved into pads, and every list
+/// present (strides and dilations 1, pads 0, the kernel from the weights).
+template <typename OpT>
+struct NormalizeWindow : public OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
+    if (op.getAutoPad() == "NOTSET" && op.getKernelShape() && op.getStrides() &&
+        op.getPads() && (op.getDilations() || isa<AveragePoolOp>(op)))
+      return failure();
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    bool channelsLast = op.getChannelsLast();
+    ArrayRef<int64_t> shape = inType.getShape();
+    SmallVector<int64_t> spatial(channelsLast ? shape.drop_front().drop_back()
+                                              : shape.drop_front(2));
+    size_t n = spatial.size();
+    SmallVector<int64_t> kernel;
+    if (op.getKernelShape())
+      kernel.assign(op.getKernelShape()->begin(), op.getKernelShape()->end());
+    else if constexpr (std::is_same_v<OpT, ConvOp>)
+      kernel.assign(cast<RankedTensorType>(op.getW().getType()).getShape().begin() + 2,
+                    cast<RankedTensorType>(op.getW().getType()).getShape().end());
+    SmallVector<int64_t> strides(n, 1), dilations(n, 1), pads(2 * n, 0);
+    if (op.getStrides())
+      strides.assign(op.getStrides()->begin(), op.getStrides()->end());
+    if (op.getDilations())
+      dilations.assign(op.getDilations()->begin(), op.getDilations()->end());
+    if (op.getPads())
+      pads.assign(op.getPads()->begin(), op.getPads()->end());
+    llvm::Expected<std::vector<int64_t>> resolved =
+        ref::resolvePads(spatial, kernel, strides, dilations, pads, op.getAutoPad());
+    if (!resolved)
+      return rewriter.notifyMatchFailure(op, llvm::toString(resolved.takeError()));
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setKernelShapeAttr(rewriter.getDenseI64ArrayAttr(kernel));
+      op.setStridesAttr(rewriter.getDenseI64ArrayAttr(strides));
+      op.setPadsAttr(rewriter.getDenseI64ArrayAttr(*resolved));
+      if (!isa<AveragePoolOp>(op))
+        op->setAttr("dilations", rewriter.getDenseI64ArrayAttr(dilations));
+      op.setAutoPadAttr(rewriter.getStringAttr("NOTSET"));
+    });
+    return success();
+  }
+};
+
+/// The per-channel scale and shift of an inference BatchNormalization.
+static std::optional<std::pair<std::vector<float>, std::vector<float>>>
+batchNormAffine(BatchNormalizationOp op) {
+  std::optional<ref::Tensor> scale = constantTensor(op.getScale());
+  std::optional<ref::Tensor> bias = constantTensor(op.getB());
+  std::optional<ref::Tensor> mean = constantTensor(op.getInputMean());
+  std::optional<ref::Tensor> var = constantTensor(op.getInputVar());
+  if (!scale || !bias || !mean || !var)
+    return std::nullopt;
+  float epsilon = op.getEpsilon().convertToFloat();
+  std::vector<float> s(scale->data.size()), t(scale->data.size());
+  for (size_t c = 0; c < s.size(); ++c) {
+    s[c] = scale->data[c] / std::sqrt(var->data[c] + epsilon);
+    t[c] = bias->data[c] - mean->data[c] * s[c];
+  }
+  return std::pair{std::move(s), std::move(t)};
+}
+
+/// BatchNormalization of a Conv's only result: the conv's weights and bias
+/// absorb the per-channel scale and shift.
+struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    auto conv = op.getX().getDefiningOp<ConvOp>();
+    if (!conv || !conv->hasOneUse() || conv.getChannelsLast())
+      return failure();
+    std::optional<ref::Tensor> weights = constantTensor(conv.getW());
+    std::optional<ref::Tensor> bias;
+    if (conv.getB() && !(bias = constantTensor(conv.getB())))
+      return failure();
+    auto affine = batchNormAffine(op);
+    if (!weights || !affine)
+      return failure();
+    auto &[scale, shift] = *affine;
+    int64_t outChannels = weights->shape[0];
+    int64_t perChannel = weights->numElements() / outChannels;
+    for (int64_t o = 0; o < outChannels; ++o)
+      for (int64_t i = 0; i < perChannel; ++i)
+        weights->data[o * perChannel + i] *= scale[o];
+    ref::Tensor newBias({outChannels}, shift);
+    for (int64_t o = 0; o < outChannels && bias; ++o)
+      newBias.data[o] += bias->data[o] * scale[o];
+    Location loc = conv.getLoc();
+    std::string name = constantName(conv);
+    rewriter.setInsertionPoint(conv);
+    Value w = makeConstant(rewriter, loc, *weights, name + "_weights");
+    Value b = makeConstant(rewriter, loc, newBias, name + "_bias");
+    rewriter.replaceOpWithNewOp<ConvOp>(
+        op, op.getType(), conv.getX(), w, b, conv.getGroupAttr(), conv.getKernelShapeAttr(),
+        conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
+        conv.getAutoPadAttr(), conv.getChannelsLastAttr());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+/// Any other BatchNormalization: a multiplication and an addition by
+/// per-channel constants.
+struct BatchNormToAffine : public OpRewritePattern<BatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    if (auto conv = op.getX().getDefiningOp<ConvOp>(); conv && conv->hasOneUse())
+      return failure(); // FoldBatchNormIntoConv takes it
+    auto affine = batchNormAffine(op);
+    if (!affine)
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    // [C, 1, ..., 1] broadcasts over the dimensions after the channel one.
+    std::vector<int64_t> shape(type.getRank() - 1, 1);
+    shape[0] = type.getDimSize(1);
+    std::string name = constantName(op);
+    Location loc = op.getLoc();
+    Value scale = makeConstant(rewriter, loc, ref::Tensor(shape, affine->first), name + "_scale");
+    Value shift = makeConstant(rewriter, loc, ref::Tensor(shape, affine->second), name + "_shift");
+    Value scaled = rewriter.create<MulOp>(loc, type, op.getX(), scale);
+    rewriter.replaceOpWithNewOp<AddOp>(op, type, scaled, shift);
+    return success();
+  }
+};
+
+/// Division by a constant is multiplication by its reciprocal: the
+/// instruction set has no division.
+struct DivideByConstant : public OpRewritePattern<DivOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DivOp op, PatternRewriter &rewriter) const override {
+    std::optional<ref::Tensor> divisor = constantTensor(op.getB());
+    if (!divisor)
+      return failure();
+    for (float &v : divisor->data)
+      v = 1.0f / v;
+    Value reciprocal =
+        makeConstant(rewriter, op.getLoc(), *divisor, constantName(op) + "_reciprocal");
+    rewriter.replaceOpWithNewOp<MulOp>(op, op.getType(), op.getA(), reciprocal);
+    return success();
+  }
+};
+
 struct OnnxCanonicalizePass
     : public onnx::impl::OnnxCanonicalizeBase<OnnxCanonicalizePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldConstantOperation, FlattenToReshape, CollapseReshapes,
-                 NormalizeGemm, MatMulToGemm, FuseAddIntoGemm>(&getContext());
+                 NormalizeGemm, MatMulToGemm, FuseAddIntoGemm, NormalizeWindow<ConvOp>,
+                 NormalizeWindow<MaxPoolOp>, NormalizeWindow<AveragePoolOp>,
+                 FoldBatchNormIntoConv, BatchNormToAffine, DivideByConstant>(
+        &getContext());
     GreedyRewriteConfig config;
     config.useTopDownTraversal = true;
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),

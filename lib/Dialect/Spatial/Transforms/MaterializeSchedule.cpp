@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -56,9 +57,10 @@ bool isBox(int64_t n, int64_t start, int64_t length, int64_t count,
 SmallVector<Fragment> boxes(ArrayRef<Fragment> fragments, int64_t n) {
   SmallVector<Fragment> result;
   for (const Fragment &f : fragments) {
-    int64_t sourceElements = numElements(f.source.value);
-    if (isBox(n, f.start, f.length, f.count, f.stride) &&
-        isBox(sourceElements, f.sourceStart, f.length, f.count, f.sourceStride)) {
+    bool sourceBox = f.source.isFill() ||
+                     isBox(numElements(f.source.value), f.sourceStart, f.length, f.count,
+                           f.sourceStride);
+    if (isBox(n, f.start, f.length, f.count, f.stride) && sourceBox) {
       result.push_back(f);
       continue;
     }
@@ -114,6 +116,7 @@ struct Materializer {
   ModuleOp module;
   func::FuncOp func;
   OpBuilder builder;
+  SymbolTable symbols;
   FragmentAnalysis fragments;
   std::map<int64_t, CoreOp> cores;
   /// The value of each source (compute result) on the core that computes it.
@@ -123,10 +126,11 @@ struct Materializer {
   std::map<std::tuple<int64_t, void *, int64_t, int64_t, int64_t, int64_t>, Value>
       fetched;
   SmallVector<GlobalOp> inputs, outputs;
+  std::map<std::pair<float, int64_t>, GlobalOp> fillRows;
   int64_t nextChannel = 0;
 
   Materializer(ModuleOp module, func::FuncOp func)
-      : module(module), func(func), builder(module.getContext()) {}
+      : module(module), func(func), builder(module.getContext()), symbols(module) {}
 
   CoreOp core(int64_t id) {
     auto it = cores.find(id);
@@ -149,14 +153,39 @@ struct Materializer {
     return source.value.getDefiningOp<GetGlobalOp>().getName();
   }
 
+  /// A constant global of `length` elements of `value`, made once.
+  StringRef fillRow(float value, int64_t length) {
+    auto &global = fillRows[{value, length}];
+    if (!global) {
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      auto type = RankedTensorType::get({length}, b.getF32Type());
+      global = b.create<GlobalOp>(
+          func.getLoc(), "fill", type, GlobalKind::constant,
+          DenseElementsAttr::get(type, value), IntegerAttr(), StringAttr());
+      symbols.insert(global); // renames on a clash
+    }
+    return global.getSymName();
+  }
+
   /// The elements of fragment `f` on core `id`.
   Value fetch(int64_t id, const Fragment &f, Location loc) {
     auto key = std::make_tuple(id, f.source.value.getAsOpaquePointer(),
                                f.sourceStart, f.length, f.count, f.sourceStride);
-    if (auto known = fetched.find(key); known != fetched.end())
+    bool reusable = !f.source.isFill();
+    if (auto known = fetched.find(key); reusable && known != fetched.end())
       return known->second;
     MLIRContext *context = module.getContext();
     Value piece;
+    if (f.source.isFill()) {
+      OpBuilder b = at(id);
+      // lldi writes integers; other values are read from a row in global memory.
+      float value = f.source.fill;
+      if (value == std::trunc(value) && std::abs(value) <= 2147483648.0f)
+        piece = b.create<FillOp>(loc, pieceType(context, f), b.getF32FloatAttr(value));
+      else
+        piece = b.create<LoadOp>(loc, pieceType(context, f), fillRow(value, f.length), 0, 0);
+      return piece;
+    }
     if (!f.source.isCompute()) {
       OpBuilder b = at(id);
       piece = b.create<LoadOp>(loc, pieceType(context, f), globalOf(f.source),
@@ -193,21 +222,26 @@ struct Materializer {
       OpBuilder b = at(id);
       return reshape(b, loc, piece, type.getShape());
     }
-    // Assembled from several places: each piece is inserted in a buffer.
-    SmallVector<Value> fetchedParts;
-    for (const Fragment &f : parts)
-      fetchedParts.push_back(fetch(id, f, loc));
+    // Assembled from several places: each piece is fetched and then inserted
+    // in a buffer, a box of rows at a time, so that later stages can have
+    // it written in place.
     OpBuilder b = at(id);
     Value buffer = b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{n}, b.getF32Type());
-    for (auto [f, piece] : llvm::zip(parts, fetchedParts)) {
-      for (int64_t r = 0; r < f.count; ++r) {
-        Value row = f.count == 1 ? piece
-                                 : extractPiece(b, loc, piece, r * f.length,
-                                                f.length, 1, f.length);
-        buffer = b.create<tensor::InsertSliceOp>(
-            loc, row, buffer, indices(b, {f.start + r * f.stride}),
-            indices(b, {f.length}), indices(b, {1}));
+    for (const Fragment &f : parts) {
+      if (f.count == 1) {
+        Value piece = fetch(id, f, loc);
+        b = at(id);
+        buffer = b.create<tensor::InsertSliceOp>(loc, piece, buffer, indices(b, {f.start}),
+                                                 indices(b, {f.length}), indices(b, {1}));
+        continue;
       }
+      Value rows = reshape(b, loc, buffer, {n / f.stride, f.stride});
+      Value piece = fetch(id, f, loc);
+      b = at(id);
+      rows = b.create<tensor::InsertSliceOp>(
+          loc, piece, rows, indices(b, {f.start / f.stride, f.start % f.stride}),
+          indices(b, {f.count, f.length}), indices(b, {1, 1}));
+      buffer = reshape(b, loc, rows, {n});
     }
     return reshape(b, loc, buffer, type.getShape());
   }

@@ -86,7 +86,7 @@ struct SpatPeftSchedulePass
             int64_t bytes = f.numElements() * elementBytes;
             if (ComputeOpInterface from = f.source.getCompute())
               bytesFrom[index[from]] += bytes;
-            else
+            else if (!f.source.isFill())
               tasks[t].globalBytes += bytes;
           }
         }

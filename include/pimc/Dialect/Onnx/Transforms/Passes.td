@@ -17,4 +17,18 @@ def OnnxCanonicalize : Pass<"onnx-canonicalize", "::mlir::func::FuncOp"> {
   }];
 }
 
+def OnnxChannelsLast : Pass<"onnx-channels-last", "::mlir::func::FuncOp"> {
+  let summary = "Stage 1: channels-last convolutions and pooling, transposes sunk";
+  let description = [{
+    Crossbars multiply the channels of one pixel at a time, so convolutions
+    and pooling run channels-last: each becomes its channels_last form
+    between two Transposes, and the Transposes are then moved through
+    element-wise operations, concatenations and padding (constants are
+    transposed at compile time) until the inverse pairs meet and cancel. A
+    Transpose left before a Flatten into a Gemm is absorbed by permuting the
+    Gemm's weight rows. What remains is explicit data movement, typically
+    only at the model's input.
+  }];
+}
+
 #endif // PIMC_DIALECT_ONNX_TRANSFORMS_PASSES_TD

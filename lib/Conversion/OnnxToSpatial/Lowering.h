@@ -1,0 +1,90 @@
+//===- Lowering.h - shared pieces of ONNX-to-Spatial ------------*- C++ -*-===//
+//
+// Activations are seen as row-major matrices whose rows are the lanes of
+// element-wise work: a tensor of shape [..., C] has numel / C rows of C
+// elements (a pixel's channels, in the channels-last layout).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIMC_LIB_CONVERSION_ONNXTOSPATIAL_LOWERING_H
+#define PIMC_LIB_CONVERSION_ONNXTOSPATIAL_LOWERING_H
+
+#include "pimc/Arch/Arch.h"
+#include "pimc/Dialect/Onnx/OnnxDialect.h"
+#include "pimc/Dialect/Spatial/SpatialUtils.h"
+#include "pimc/Reference/Reference.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace pimc::lowering {
+
+/// Rows and columns of the row-major matrix view of a tensor type.
+std::pair<int64_t, int64_t> rowsAndCols(mlir::RankedTensorType type);
+mlir::RankedTensorType f32Tensor(mlir::MLIRContext *context,
+                                 llvm::ArrayRef<int64_t> shape);
+/// `value` under `shape` (a spat.reshape unless it already has it).
+mlir::Value reshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                    llvm::ArrayRef<int64_t> shape);
+/// A static, unit-stride tensor.extract_slice (rank-reducing to `resultShape`).
+mlir::Value slice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source,
+                  llvm::ArrayRef<int64_t> offsets, llvm::ArrayRef<int64_t> sizes,
+                  llvm::ArrayRef<int64_t> resultShape);
+/// The global behind a converted constant operand, if it is one.
+spat::GlobalOp globalOf(mlir::Value value);
+/// The values of a converted constant operand, if it is one.
+std::optional<ref::Tensor> constantOf(mlir::Value value);
+/// A symbol-friendly name for the constants an op makes.
+std::string nameOf(mlir::Operation *op, llvm::StringRef fallback);
+
+/// Shared state of the patterns: the architecture and the module's symbols.
+struct LoweringContext {
+  const Arch &arch;
+  mlir::SymbolTable &symbols;
+  mlir::ModuleOp module;
+
+  /// A new constant global holding `value`.
+  spat::GlobalOp addGlobal(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
+                           mlir::ElementsAttr value);
+  /// A new constant global of `tensor`, read where it is (spat.get_global).
+  mlir::Value constant(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
+                       const ref::Tensor &tensor);
+};
+
+template <typename OpT>
+struct LoweringPattern : public mlir::OpConversionPattern<OpT> {
+  LoweringPattern(mlir::MLIRContext *context, LoweringContext &lowering)
+      : mlir::OpConversionPattern<OpT>(context), lowering(lowering) {}
+  LoweringContext &lowering;
+};
+
+/// An operand of element-wise work: read row by row (one row per lane), or
+/// one row every lane shares.
+struct RowOperand {
+  mlir::Value value;
+  bool shared = false;
+};
+
+/// The operand `value` of element-wise work whose result has type
+/// `resultType`, following numpy broadcasting: the result's shape is read
+/// row by row, a single row is shared, and a constant broadcast any other
+/// way is expanded at compile time (and shared if all its rows agree).
+mlir::FailureOr<RowOperand> broadcastOperand(mlir::ConversionPatternRewriter &rewriter,
+                                             mlir::Operation *op, mlir::Value value,
+                                             mlir::RankedTensorType resultType,
+                                             LoweringContext &lowering);
+
+/// Element-wise work over the rows of the result: one lane per row. `body`
+/// gets one row (or shared row) per operand, in order.
+mlir::Value lowerElementwise(
+    mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
+    mlir::RankedTensorType resultType, llvm::ArrayRef<RowOperand> operands,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)> body);
+
+/// Patterns of convolutions and pooling (channels-last forms).
+void populateWindowPatterns(mlir::RewritePatternSet &patterns, LoweringContext &lowering);
+
+} // namespace pimc::lowering
+
+#endif // PIMC_LIB_CONVERSION_ONNXTOSPATIAL_LOWERING_H

@@ -1,0 +1,596 @@
+//===- Windows.cpp - convolutions and pooling to spatial computes ---------===//
+//
+// Channels-last windows over a padded input: the input is a spat.pad view
+// (the padding is filled where it is read); the output is cut into bands of
+// rows, each one compute_batch whose lanes are the band's output pixels and
+// which reads the band's input rows (with the halo) whole. A lane reads its
+// window in place with spat.lane_slice: C contiguous channels per kernel
+// position (a kernel row of them when dilation is 1).
+//
+// A dense (or grouped) convolution multiplies the window by its weights
+// reordered to (kernel position, channel) rows, cut into crossbar tiles; a
+// tile whose rows cross window segments gets them concatenated. A
+// depthwise convolution runs on the vector unit (a multiply-add per kernel
+// position), and so does pooling.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "pimc/Support/Constants.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace pimc;
+using namespace pimc::spat;
+using namespace pimc::lowering;
+
+namespace {
+
+/// The geometry of a channels-last window operation of batch 1.
+struct Window {
+  int64_t channels = 0;
+  SmallVector<int64_t> in, out, kernel, strides, dilations, low, high;
+  SmallVector<int64_t> padded;       // spatial sizes of the padded input
+  SmallVector<int64_t> paddedStride; // elements between neighbours of dim d
+
+  size_t rank() const { return in.size(); }
+  int64_t kernelPositions() const {
+    return std::accumulate(kernel.begin(), kernel.end(), int64_t(1), std::multiplies<>());
+  }
+  /// The offset, in the padded input, of kernel position `position`
+  /// (row-major over the kernel) from the window's first element.
+  int64_t positionOffset(int64_t position) const {
+    int64_t offset = 0;
+    for (int64_t d = rank() - 1; d >= 0; --d) {
+      offset += (position % kernel[d]) * dilations[d] * paddedStride[d];
+      position /= kernel[d];
+    }
+    return offset;
+  }
+  /// The padded input rows (of spatial dim 0) output rows [first, end) read.
+  std::pair<int64_t, int64_t> inputRows(int64_t first, int64_t end) const {
+    return {first * strides[0], (end - 1) * strides[0] + (kernel[0] - 1) * dilations[0] + 1};
+  }
+};
+
+FailureOr<Window> windowOf(Operation *op, Value x, Value y, ArrayRef<int64_t> kernel,
+                           std::optional<ArrayRef<int64_t>> strides,
+                           std::optional<ArrayRef<int64_t>> pads,
+                           std::optional<ArrayRef<int64_t>> dilations) {
+  auto inType = cast<RankedTensorType>(x.getType());
+  auto outType = cast<RankedTensorType>(y.getType());
+  if (inType.getDimSize(0) != 1)
+    return op->emitError("only a batch of 1 is supported");
+  Window w;
+  w.channels = inType.getShape().back();
+  w.in.assign(inType.getShape().begin() + 1, inType.getShape().end() - 1);
+  w.out.assign(outType.getShape().begin() + 1, outType.getShape().end() - 1);
+  size_t n = w.in.size();
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.strides.assign(n, 1);
+  w.dilations.assign(n, 1);
+  if (strides)
+    w.strides.assign(strides->begin(), strides->end());
+  if (dilations)
+    w.dilations.assign(dilations->begin(), dilations->end());
+  SmallVector<int64_t> declared(2 * n, 0);
+  if (pads)
+    declared.assign(pads->begin(), pads->end());
+  for (size_t d = 0; d < n; ++d) {
+    w.low.push_back(declared[d]);
+    // Only as much high padding as the last window reaches (ceil_mode may
+    // reach past the declared pads).
+    int64_t extent =
+        (w.out[d] - 1) * w.strides[d] + (w.kernel[d] - 1) * w.dilations[d] + 1;
+    w.high.push_back(std::max<int64_t>(0, extent - w.low[d] - w.in[d]));
+    w.padded.push_back(w.in[d] + w.low[d] + w.high[d]);
+    if (w.out[d] < 1 || w.kernel[d] < 1 || w.strides[d] < 1 || w.dilations[d] < 1)
+      return op->emitError("window sizes, strides and dilations must be positive");
+  }
+  w.paddedStride.assign(n, w.channels);
+  for (int64_t d = n - 2; d >= 0; --d)
+    w.paddedStride[d] = w.paddedStride[d + 1] * w.padded[d + 1];
+  return w;
+}
+
+/// The padded input: a spat.pad view of X (batch and channels unpadded).
+Value paddedInput(OpBuilder &b, Location loc, Value x, const Window &w, float value) {
+  bool any = llvm::any_of(w.low, [](int64_t p) { return p > 0; }) ||
+             llvm::any_of(w.high, [](int64_t p) { return p > 0; });
+  if (!any)
+    return x;
+  SmallVector<int64_t> low = {0}, high = {0}, shape = {1};
+  llvm::append_range(low, w.low);
+  llvm::append_range(high, w.high);
+  llvm::append_range(shape, w.padded);
+  low.push_back(0);
+  high.push_back(0);
+  shape.push_back(w.channels);
+  return b.create<spat::PadOp>(loc, f32Tensor(b.getContext(), shape), x,
+                               b.getDenseI64ArrayAttr(low), b.getDenseI64ArrayAttr(high),
+                               b.getF32FloatAttr(value));
+}
+
+/// A band of output rows and the lanes that compute it.
+struct Band {
+  int64_t first, end;             // output rows of spatial dim 0
+  Value input;                    // its padded input rows, [1, rows, ..., C]
+  SmallVector<int64_t> laneDims;  // output positions, row-major
+  SmallVector<int64_t> laneStrides;
+  int64_t lanes() const {
+    return std::accumulate(laneDims.begin(), laneDims.end(), int64_t(1),
+                           std::multiplies<>());
+  }
+};
+
+/// Bands of output rows such that a band's input and output (`outChannels`
+/// per pixel) take at most about half of a core's local memory.
+SmallVector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
+                          int64_t outChannels, const Arch &arch) {
+  int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
+  int64_t pixelsPerRow = 1;
+  for (size_t d = 1; d < w.rank(); ++d)
+    pixelsPerRow *= w.out[d];
+  int64_t budget = arch.localMemory.memorySize / 2;
+  auto bytes = [&](int64_t rows) {
+    auto [first, end] = w.inputRows(0, rows);
+    return (end - first) * rowBytes + rows * pixelsPerRow * outChannels * arch.outputBytes();
+  };
+  int64_t rowsPerBand = w.out[0];
+  while (rowsPerBand > 1 && bytes(rowsPerBand) > budget)
+    rowsPerBand = (rowsPerBand + 1) / 2;
+  SmallVector<Band> bands;
+  auto paddedShape = cast<RankedTensorType>(padded.getType()).getShape();
+  for (int64_t first = 0; first < w.out[0]; first += rowsPerBand) {
+    Band band;
+    band.first = first;
+    band.end = std::min(w.out[0], first + rowsPerBand);
+    auto [from, to] = w.inputRows(band.first, band.end);
+    SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
+    offsets[1] = from;
+    sizes[1] = to - from;
+    band.input = (from == 0 && to == paddedShape[1])
+                     ? padded
+                     : slice(b, loc, padded, offsets, sizes, sizes);
+    band.laneDims.push_back(band.end - band.first);
+    band.laneStrides.push_back(w.strides[0] * w.paddedStride[0]);
+    for (size_t d = 1; d < w.rank(); ++d) {
+      band.laneDims.push_back(w.out[d]);
+      band.laneStrides.push_back(w.strides[d] * w.paddedStride[d]);
+    }
+    bands.push_back(std::move(band));
+  }
+  return bands;
+}
+
+/// The C channels of kernel position `position` of the lane's window.
+Value windowChannels(OpBuilder &b, Location loc, Value input, const Band &band,
+                     const Window &w, int64_t position, int64_t firstChannel,
+                     int64_t channels) {
+  return b.create<LaneSliceOp>(loc, f32Tensor(b.getContext(), {channels}), input,
+                               b.getI64IntegerAttr(w.positionOffset(position) + firstChannel),
+                               b.getDenseI64ArrayAttr(band.laneDims),
+                               b.getDenseI64ArrayAttr(band.laneStrides));
+}
+
+/// Concatenates per-band results [lanes_b, C] into the [1, out..., C] result.
+Value assembleBands(OpBuilder &b, Location loc, ArrayRef<Value> bands,
+                    RankedTensorType resultType) {
+  int64_t channels = resultType.getShape().back();
+  SmallVector<Value> rows;
+  for (Value band : bands) {
+    auto type = cast<RankedTensorType>(band.getType());
+    rows.push_back(reshape(b, loc, band, {type.getNumElements() / channels, channels}));
+  }
+  Value all = rows.size() == 1 ? rows.front()
+                               : b.create<tensor::ConcatOp>(loc, 0, rows).getResult();
+  return reshape(b, loc, all, resultType.getShape());
+}
+
+/// A compute over the band's lanes; a band of one lane is a plain compute,
+/// whose results get the [1, C] shape of a band's rows.
+ComputeOpInterface bandCompute(OpBuilder &b, Location loc, const Band &band,
+                               ValueRange laneInputs, ValueRange sharedInputs,
+                               ArrayRef<TileAttr> tiles, int64_t outChannels,
+                               function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                               ValueRange)>
+                                   body) {
+  return buildCompute(b, loc, band.lanes(), laneInputs, sharedInputs, tiles,
+                      {f32Tensor(b.getContext(), {outChannels})}, body);
+}
+
+Value bandRows(OpBuilder &b, Location loc, ComputeOpInterface compute, int64_t lanes,
+               int64_t channels) {
+  return reshape(b, loc, compute->getResult(0), {lanes, channels});
+}
+
+/// Contiguous runs of a convolution window in patch order: `length`
+/// elements at patch position `patch` come from window offset `source`.
+struct Segment {
+  int64_t patch, length, source;
+};
+
+SmallVector<Segment> windowSegments(const Window &w, int64_t firstChannel,
+                                    int64_t channels) {
+  SmallVector<Segment> segments;
+  for (int64_t k = 0; k < w.kernelPositions(); ++k) {
+    Segment s{k * channels, channels, w.positionOffset(k) + firstChannel};
+    if (!segments.empty() && segments.back().source + segments.back().length == s.source)
+      segments.back().length += channels;
+    else
+      segments.push_back(s);
+  }
+  return segments;
+}
+
+/// Patch elements [from, to) of the lane's window: one in-place slice, or
+/// the concatenation of the pieces of several segments.
+Value patchRange(OpBuilder &b, Location loc, Value input, const Band &band,
+                 ArrayRef<Segment> segments, int64_t from, int64_t to) {
+  SmallVector<Value> pieces;
+  for (const Segment &s : segments) {
+    int64_t start = std::max(from, s.patch), end = std::min(to, s.patch + s.length);
+    if (start >= end)
+      continue;
+    pieces.push_back(b.create<LaneSliceOp>(
+        loc, f32Tensor(b.getContext(), {end - start}), input,
+        b.getI64IntegerAttr(s.source + start - s.patch),
+        b.getDenseI64ArrayAttr(band.laneDims), b.getDenseI64ArrayAttr(band.laneStrides)));
+  }
+  if (pieces.size() == 1)
+    return pieces.front();
+  return b.create<tensor::ConcatOp>(loc, 0, pieces);
+}
+
+Value sum(OpBuilder &b, Location loc, ArrayRef<Value> terms) {
+  Value total = terms.front();
+  for (Value term : terms.drop_front())
+    total = b.create<AddOp>(loc, total, term);
+  return total;
+}
+
+/// A dense convolution of one group: input channels [c0, c0 + cg), its
+/// weights a [K * cg, og] matrix in (kernel position, channel) row order.
+SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location loc,
+                                   LoweringContext &lowering, const Window &w,
+                                   ArrayRef<Band> bands, GlobalOp weights, Value bias,
+                                   int64_t c0, int64_t cg, int64_t og) {
+  const Arch &arch = lowering.arch;
+  MLIRContext *context = rewriter.getContext();
+  int64_t patch = w.kernelPositions() * cg;
+  int64_t tileRows = arch.matrix.xbarRows, perCrossbar = arch.outputsPerCrossbar();
+  int64_t maxCols = arch.groupCrossbarLimit() * perCrossbar;
+  int64_t blocks = (og + maxCols - 1) / maxCols;
+  int64_t width = ((og + blocks - 1) / blocks + perCrossbar - 1) / perCrossbar * perCrossbar;
+  blocks = (og + width - 1) / width;
+  int64_t rowTiles = (patch + tileRows - 1) / tileRows;
+  SmallVector<Segment> segments = windowSegments(w, c0, cg);
+  auto weightsRef = FlatSymbolRefAttr::get(weights.getSymNameAttr());
+
+  SmallVector<Value> bandResults;
+  for (const Band &band : bands) {
+    int64_t lanes = band.lanes();
+    SmallVector<Value> columnBlocks;
+    for (int64_t c = 0; c < blocks; ++c) {
+      int64_t col = c * width, cols = std::min(width, og - col);
+      int64_t crossbars = (cols + perCrossbar - 1) / perCrossbar;
+      int64_t tilesPerCompute =
+          std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars);
+      auto blockType = f32Tensor(context, {cols});
+      Value biasSlice = bias ? slice(rewriter, loc, bias, {col}, {cols}, {cols}) : Value();
+      SmallVector<Value> partials;
+      for (int64_t t0 = 0; t0 < rowTiles; t0 += tilesPerCompute) {
+        int64_t t1 = std::min(rowTiles, t0 + tilesPerCompute);
+        SmallVector<TileAttr> tiles;
+        for (int64_t t = t0; t < t1; ++t) {
+          int64_t row = t * tileRows;
+          tiles.push_back(TileAttr::get(context, weightsRef, row, col,
+                                        std::min(tileRows, patch - row), cols));
+        }
+        // With all row tiles in one compute, it also adds the bias.
+        bool complete = t0 == 0 && t1 == rowTiles;
+        SmallVector<Value> shared = {band.input};
+        if (complete && biasSlice)
+          shared.push_back(biasSlice);
+        ComputeOpInterface compute = bandCompute(
+            rewriter, loc, band, {}, shared, tiles, cols,
+            [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+              SmallVector<Value> products;
+              for (int64_t t = t0; t < t1; ++t) {
+                int64_t from = t * tileRows, to = std::min(patch, from + tileRows);
+                Value input = patchRange(b, l, args[0], band, segments, from, to);
+                products.push_back(
+                    b.create<MVMOp>(l, blockType, input, b.getI64IntegerAttr(t - t0)));
+              }
+              if (complete && biasSlice)
+                products.push_back(args[1]);
+              return {sum(b, l, products)};
+            });
+        partials.push_back(bandRows(rewriter, loc, compute, lanes, cols));
+      }
+      Value block = partials.front();
+      if (partials.size() > 1) {
+        // The partial sums of the row chunks, reduced with the bias.
+        SmallVector<RowOperand> operands;
+        for (Value partial : partials)
+          operands.push_back({partial, false});
+        if (biasSlice)
+          operands.push_back({biasSlice, true});
+        block = lowerElementwise(rewriter, loc, f32Tensor(context, {lanes, cols}), operands,
+                                 [](OpBuilder &b, Location l, ValueRange args) {
+                                   return sum(b, l, SmallVector<Value>(args));
+                                 });
+      }
+      columnBlocks.push_back(block);
+    }
+    bandResults.push_back(columnBlocks.size() == 1
+                              ? columnBlocks.front()
+                              : rewriter.create<tensor::ConcatOp>(loc, 1, columnBlocks)
+                                    .getResult());
+  }
+  return bandResults;
+}
+
+struct LowerConv : public LoweringPattern<onnx::ConvOp> {
+  using LoweringPattern::LoweringPattern;
+  LogicalResult matchAndRewrite(onnx::ConvOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!op.getChannelsLast() || !op.getKernelShape() || op.getAutoPad() != "NOTSET")
+      return op.emitError("Conv is not in channels-last normal form (run "
+                          "onnx-canonicalize and onnx-channels-last)");
+    std::optional<ref::Tensor> weights = constantOf(adaptor.getW());
+    if (!weights)
+      return op.emitError("the weights (input W) must be a constant");
+    std::optional<ref::Tensor> bias;
+    if (adaptor.getB() && !(bias = constantOf(adaptor.getB())))
+      return op.emitError("the bias (input B) must be a constant");
+    FailureOr<Window> window =
+        windowOf(op, op.getX(), op.getY(), *op.getKernelShape(), op.getStrides(),
+                 op.getPads(), op.getDilations());
+    if (failed(window))
+      return failure();
+    const Window &w = *window;
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t outChannels = weights->shape[0], group = op.getGroup();
+    int64_t cg = w.channels / group, og = outChannels / group;
+    int64_t positions = w.kernelPositions();
+    std::string name = nameOf(op, "conv");
+    Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, 0.0f);
+    SmallVector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch);
+    Value biasValue =
+        bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
+
+    SmallVector<Value> bandResults;
+    if (cg == 1 && og == 1) {
+      // Depthwise: a multiply-add per kernel position on the vector unit,
+      // with the weights as [K, C] rows.
+      std::vector<float> rows(positions * w.channels);
+      for (int64_t c = 0; c < w.channels; ++c)
+        for (int64_t k = 0; k < positions; ++k)
+          rows[k * w.channels + c] = weights->data[c * positions + k];
+      Value kernel = lowering.constant(rewriter, loc, name + "_depthwise",
+                                       ref::Tensor({positions * w.channels}, rows));
+      int64_t channels = w.channels;
+      for (const Band &band : bands) {
+        SmallVector<Value> shared = {band.input, kernel};
+        if (biasValue)
+          shared.push_back(biasValue);
+        ComputeOpInterface compute = bandCompute(
+            rewriter, loc, band, {}, shared, {}, channels,
+            [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+              SmallVector<Value> terms;
+              for (int64_t k = 0; k < positions; ++k) {
+                Value x = windowChannels(b, l, args[0], band, w, k, 0, channels);
+                Value weight = slice(b, l, args[1], {k * channels}, {channels}, {channels});
+                terms.push_back(b.create<MulOp>(l, x, weight));
+              }
+              if (biasValue)
+                terms.push_back(args[2]);
+              return {sum(b, l, terms)};
+            });
+        bandResults.push_back(bandRows(rewriter, loc, compute, band.lanes(), channels));
+      }
+    } else {
+      // Dense per group: the group's weights as (kernel position, channel)
+      // rows of a [K * cg, og] matrix.
+      SmallVector<SmallVector<Value>> groups;
+      for (int64_t g = 0; g < group; ++g) {
+        std::vector<float> matrix(positions * cg * og);
+        for (int64_t o = 0; o < og; ++o)
+          for (int64_t c = 0; c < cg; ++c)
+            for (int64_t k = 0; k < positions; ++k)
+              matrix[(k * cg + c) * og + o] =
+                  weights->data[((g * og + o) * cg + c) * positions + k];
+        auto type = f32Tensor(getContext(), {positions * cg, og});
+        std::string groupName = group > 1 ? name + "_g" + std::to_string(g) : name;
+        GlobalOp global = lowering.addGlobal(
+            rewriter, loc, groupName + "_weights",
+            makeFloatConstant(type, std::move(matrix), groupName));
+        Value groupBias =
+            biasValue ? slice(rewriter, loc, biasValue, {g * og}, {og}, {og}) : Value();
+        groups.push_back(lowerDenseGroup(rewriter, loc, lowering, w, bands, global,
+                                         groupBias, g * cg, cg, og));
+      }
+      for (size_t b = 0; b < bands.size(); ++b) {
+        SmallVector<Value> parts;
+        for (auto &perBand : groups)
+          parts.push_back(perBand[b]);
+        bandResults.push_back(
+            parts.size() == 1 ? parts.front()
+                              : rewriter.create<tensor::ConcatOp>(loc, 1, parts).getResult());
+      }
+    }
+    rewriter.replaceOp(op, assembleBands(rewriter, loc, bandResults, resultType));
+    return success();
+  }
+};
+
+/// The smallest value lldi can write: the padding of max pooling.
+constexpr float kMaxPoolPad = -2147483648.0f;
+
+template <typename PoolOp>
+struct LowerPool : public LoweringPattern<PoolOp> {
+  using LoweringPattern<PoolOp>::LoweringPattern;
+  LogicalResult matchAndRewrite(PoolOp op, typename PoolOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    constexpr bool isMax = std::is_same_v<PoolOp, onnx::MaxPoolOp>;
+    if (!op.getChannelsLast() || !op.getKernelShape() || op.getAutoPad() != "NOTSET")
+      return op.emitError("pooling is not in channels-last normal form (run "
+                          "onnx-canonicalize and onnx-channels-last)");
+    std::optional<ArrayRef<int64_t>> dilations;
+    if constexpr (isMax)
+      dilations = op.getDilations();
+    FailureOr<Window> window = windowOf(op, op.getX(), op.getY(), *op.getKernelShape(),
+                                        op.getStrides(), op.getPads(), dilations);
+    if (failed(window))
+      return failure();
+    const Window &w = *window;
+    Location loc = op.getLoc();
+    LoweringContext &lowering = this->lowering;
+    int64_t channels = w.channels, positions = w.kernelPositions();
+    Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, isMax ? kMaxPoolPad : 0.0f);
+    SmallVector<Band> bands = bandsOf(rewriter, loc, padded, w, channels, lowering.arch);
+    std::string name = nameOf(op, "pool");
+
+    SmallVector<Value> bandResults;
+    for (const Band &band : bands) {
+      SmallVector<Value> laneInputs, shared = {band.input};
+      if constexpr (!isMax) {
+        // 1 / (the elements a window averages), for every lane.
+        bool includePad = op.getCountIncludePad();
+        std::vector<float> reciprocal;
+        for (int64_t lane = 0; lane < band.lanes(); ++lane) {
+          SmallVector<int64_t> position(w.rank());
+          for (int64_t d = w.rank() - 1, rest = lane; d >= 0; --d) {
+            position[d] = rest % band.laneDims[d] + (d == 0 ? band.first : 0);
+            rest /= band.laneDims[d];
+          }
+          int64_t count = 1;
+          for (size_t d = 0; d < w.rank(); ++d) {
+            int64_t start = position[d] * w.strides[d] - w.low[d];
+            int64_t lowLimit = includePad ? -w.low[d] : 0;
+            int64_t highLimit =
+                includePad ? w.in[d] + (op.getPads() ? (*op.getPads())[w.rank() + d] : 0)
+                           : w.in[d];
+            int64_t inside = 0;
+            for (int64_t k = 0; k < w.kernel[d]; ++k)
+              inside += start + k >= lowLimit && start + k < highLimit;
+            count *= inside;
+          }
+          reciprocal.push_back(1.0f / std::max<int64_t>(count, 1));
+        }
+        bool uniform = llvm::all_equal(reciprocal);
+        if (uniform)
+          shared.push_back(lowering.constant(rewriter, loc, name + "_scale",
+                                             ref::Tensor::filled({channels}, reciprocal[0])));
+        else {
+          std::vector<float> rows;
+          for (float r : reciprocal)
+            rows.insert(rows.end(), channels, r);
+          laneInputs.push_back(lowering.constant(
+              rewriter, loc, name + "_scale",
+              ref::Tensor({band.lanes(), channels}, std::move(rows))));
+        }
+      }
+      bool laneScale = !laneInputs.empty();
+      ComputeOpInterface compute = bandCompute(
+          rewriter, loc, band, laneInputs, shared, {}, channels,
+          [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            // Arguments: the lane's scale (if per lane), then the band input
+            // and a shared scale.
+            Value input = args[laneScale ? 1 : 0];
+            Value result = windowChannels(b, l, input, band, w, 0, 0, channels);
+            for (int64_t k = 1; k < positions; ++k) {
+              Value x = windowChannels(b, l, input, band, w, k, 0, channels);
+              result = isMax ? b.create<MaxOp>(l, result, x).getResult()
+                             : b.create<AddOp>(l, result, x).getResult();
+            }
+            if (!isMax)
+              result = b.create<MulOp>(l, result, laneScale ? args[0] : args[1]);
+            return {result};
+          });
+      bandResults.push_back(bandRows(rewriter, loc, compute, band.lanes(), channels));
+    }
+    rewriter.replaceOp(op, assembleBands(rewriter, loc, bandResults,
+                                         cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+/// Global pooling of P pixels: groups of G pixels (G dividing P, at most 64)
+/// are reduced by the lanes of one compute, their results by another.
+template <typename PoolOp>
+struct LowerGlobalPool : public LoweringPattern<PoolOp> {
+  using LoweringPattern<PoolOp>::LoweringPattern;
+  LogicalResult matchAndRewrite(PoolOp op, typename PoolOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    constexpr bool isMax = std::is_same_v<PoolOp, onnx::GlobalMaxPoolOp>;
+    if (!op.getChannelsLast())
+      return op.emitError("global pooling is not channels-last (run onnx-channels-last)");
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    if (inType.getDimSize(0) != 1)
+      return op.emitError("only a batch of 1 is supported");
+    int64_t channels = inType.getShape().back();
+    int64_t pixels = inType.getNumElements() / channels;
+    Location loc = op.getLoc();
+    auto reduce = [&](OpBuilder &b, Location l, Value input, int64_t count,
+                      ArrayRef<int64_t> laneDims, ArrayRef<int64_t> laneStrides) {
+      Value result;
+      for (int64_t p = 0; p < count; ++p) {
+        Value x = b.create<LaneSliceOp>(l, f32Tensor(b.getContext(), {channels}), input,
+                                        b.getI64IntegerAttr(p * channels),
+                                        b.getDenseI64ArrayAttr(laneDims),
+                                        b.getDenseI64ArrayAttr(laneStrides));
+        result = !result ? x
+                 : isMax ? b.create<MaxOp>(l, result, x).getResult()
+                         : b.create<AddOp>(l, result, x).getResult();
+      }
+      return result;
+    };
+    int64_t group = 1;
+    for (int64_t g = std::min<int64_t>(64, pixels); g >= 1; --g)
+      if (pixels % g == 0) {
+        group = g;
+        break;
+      }
+    Value input = adaptor.getX();
+    int64_t count = pixels;
+    if (group < pixels && group > 1) {
+      int64_t lanes = pixels / group;
+      ComputeOpInterface partial = buildCompute(
+          rewriter, loc, lanes, {}, {input}, {}, {f32Tensor(rewriter.getContext(), {channels})},
+          [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            return {reduce(b, l, args[0], group, {lanes}, {group * channels})};
+          });
+      input = partial->getResult(0);
+      count = lanes;
+    }
+    SmallVector<Value> shared = {input};
+    if (!isMax)
+      shared.push_back(this->lowering.constant(
+          rewriter, loc, nameOf(op, "pool") + "_scale",
+          ref::Tensor::filled({channels}, 1.0f / pixels)));
+    ComputeOpInterface total = buildCompute(
+        rewriter, loc, 1, {}, shared, {}, {f32Tensor(rewriter.getContext(), {channels})},
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value result = reduce(b, l, args[0], count, {}, {});
+          if (!isMax)
+            result = b.create<MulOp>(l, result, args[1]);
+          return {result};
+        });
+    rewriter.replaceOp(op, reshape(rewriter, loc, total->getResult(0),
+                                   cast<RankedTensorType>(op.getType()).getShape()));
+    return success();
+  }
+};
+} // namespace
+
+void lowering::populateWindowPatterns(RewritePatternSet &patterns,
+                                      LoweringContext &lowering) {
+  patterns.add<LowerConv, LowerPool<onnx::MaxPoolOp>, LowerPool<onnx::AveragePoolOp>,
+               LowerGlobalPool<onnx::GlobalAveragePoolOp>,
+               LowerGlobalPool<onnx::GlobalMaxPoolOp>>(patterns.getContext(), lowering);
+}

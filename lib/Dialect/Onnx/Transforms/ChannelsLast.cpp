@@ -1,0 +1,341 @@
+//===- ChannelsLast.cpp - stage 1: channels-last windows ------------------===//
+//
+// Convolutions and pooling become their channels_last forms between
+// Transposes; the Transposes then sink through layout-agnostic operations
+// (element-wise ones, with constants transposed at compile time;
+// concatenations; padding) so that inverse pairs meet and cancel, and a
+// Transpose feeding a Flatten into a Gemm is absorbed by permuting the
+// Gemm's weight rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pimc/Dialect/Onnx/OnnxDialect.h"
+#include "pimc/Dialect/Onnx/Transforms/Passes.h"
+#include "pimc/Reference/Reference.h"
+#include "pimc/Support/Constants.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace pimc::onnx {
+#define GEN_PASS_DEF_ONNXCHANNELSLAST
+#include "pimc/Dialect/Onnx/Transforms/Passes.h.inc"
+} // namespace pimc::onnx
+
+using namespace mlir;
+using namespace pimc;
+using namespace pimc::onnx;
+
+namespace {
+
+/// The permutation q with q[p[i]] = i.
+SmallVector<int64_t> inverse(ArrayRef<int64_t> p) {
+  SmallVector<int64_t> q(p.size());
+  for (size_t i = 0; i < p.size(); ++i)
+    q[p[i]] = i;
+  return q;
+}
+
+bool isIdentity(ArrayRef<int64_t> p) {
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[i] != (int64_t)i)
+      return false;
+  return true;
+}
+
+RankedTensorType permuted(RankedTensorType type, ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  return type.clone(shape);
+}
+
+Value transpose(PatternRewriter &rewriter, Location loc, Value value,
+                ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return rewriter.create<TransposeOp>(loc, permuted(type, perm), value,
+                                      rewriter.getDenseI64ArrayAttr(perm));
+}
+
+/// [0, 2, ..., n - 1, 1]: channels to the end.
+SmallVector<int64_t> toChannelsLast(int64_t rank) {
+  SmallVector<int64_t> perm = {0};
+  for (int64_t d = 2; d < rank; ++d)
+    perm.push_back(d);
+  perm.push_back(1);
+  return perm;
+}
+
+std::optional<ref::Tensor> constantTensor(Value value) {
+  auto constant = value.getDefiningOp<ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  std::optional<FloatData> data = FloatData::get(constant.getValue());
+  if (!data)
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(value.getType());
+  return ref::Tensor(std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+                     std::vector<float>(data->values().begin(), data->values().end()));
+}
+
+Value makeConstant(PatternRewriter &rewriter, Location loc, const ref::Tensor &tensor) {
+  auto type = RankedTensorType::get(tensor.shape, rewriter.getF32Type());
+  return rewriter.create<ConstantOp>(loc, type,
+                                     makeFloatConstant(type, tensor.data, "transposed"));
+}
+
+/// Convolutions and pooling in their channels_last form.
+template <typename OpT> struct ToChannelsLast : public OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
+    if (op.getChannelsLast())
+      return failure();
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    auto outType = cast<RankedTensorType>(op.getY().getType());
+    int64_t rank = inType.getRank();
+    SmallVector<int64_t> last = toChannelsLast(rank);
+    Location loc = op.getLoc();
+    Value x = transpose(rewriter, loc, op.getX(), last);
+    Operation *clone = rewriter.clone(*op.getOperation());
+    clone->setOperand(0, x);
+    clone->getResult(0).setType(permuted(outType, last));
+    clone->setAttr("channels_last", rewriter.getUnitAttr());
+    rewriter.replaceOp(op, transpose(rewriter, loc, clone->getResult(0), inverse(last)));
+    return success();
+  }
+};
+
+/// T(T(x, p1), p2) is T(x, p1 . p2); a Transpose keeping the order of the
+/// non-unit dimensions is a Reshape.
+struct SimplifyTranspose : public OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op, PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> perm = op.getPerm();
+    if (auto inner = op.getData().getDefiningOp<TransposeOp>()) {
+      SmallVector<int64_t> composed;
+      for (int64_t p : perm)
+        composed.push_back(inner.getPerm()[p]);
+      if (isIdentity(composed))
+        rewriter.replaceOp(op, inner.getData());
+      else
+        rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), inner.getData(),
+                                                 rewriter.getDenseI64ArrayAttr(composed));
+      return success();
+    }
+    if (isIdentity(perm)) {
+      rewriter.replaceOp(op, op.getData());
+      return success();
+    }
+    auto inType = cast<RankedTensorType>(op.getData().getType());
+    SmallVector<int64_t> kept;
+    for (int64_t p : perm)
+      if (inType.getDimSize(p) != 1)
+        kept.push_back(p);
+    if (!llvm::is_sorted(kept))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto shapeType = RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
+    Value shape = rewriter.create<ConstantOp>(
+        op.getLoc(), shapeType, DenseElementsAttr::get(shapeType, type.getShape()));
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, op.getData(), shape,
+                                           rewriter.getI64IntegerAttr(0));
+    return success();
+  }
+};
+
+/// The Transpose an operand comes from, if it is its only user.
+TransposeOp soleTranspose(Value value) {
+  auto t = value.getDefiningOp<TransposeOp>();
+  return t && t->hasOneUse() ? t : TransposeOp();
+}
+
+/// op(T(x, p)) -> T(op(x), p) for element-wise operations of one operand
+/// (Clip's bounds are scalars).
+struct SinkThroughUnary : public RewritePattern {
+  SinkThroughUnary(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), 1, context) {}
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isa<ReluOp, SigmoidOp, TanhOp, LeakyReluOp, ClipOp, IdentityOp>(op))
+      return failure();
+    TransposeOp t = soleTranspose(op->getOperand(0));
+    if (!t)
+      return failure();
+    Operation *clone = rewriter.clone(*op);
+    clone->setOperand(0, t.getData());
+    clone->getResult(0).setType(t.getData().getType());
+    rewriter.replaceOp(op, transpose(rewriter, op->getLoc(), clone->getResult(0),
+                                     t.getPerm()));
+    return success();
+  }
+};
+
+/// The constant operand of a binary operation under the inverse of `perm`:
+/// right-aligned to the full rank, then transposed (its unit dimensions
+/// stay unit, so nothing is expanded).
+std::optional<Value> untransposedConstant(PatternRewriter &rewriter, Location loc,
+                                          Value constant, ArrayRef<int64_t> perm) {
+  std::optional<ref::Tensor> tensor = constantTensor(constant);
+  if (!tensor)
+    return std::nullopt;
+  std::vector<int64_t> shape(perm.size() - tensor->shape.size(), 1);
+  shape.insert(shape.end(), tensor->shape.begin(), tensor->shape.end());
+  ref::Tensor full = ref::reshape(*tensor, shape);
+  return makeConstant(rewriter, loc, ref::transpose(full, inverse(perm)));
+}
+
+/// op(T(a, p), T(b, p)) -> T(op(a, b), p), and op(T(a, p), c) with a
+/// constant c likewise.
+template <typename OpT> struct SinkThroughBinary : public OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
+    auto a = op.getA().template getDefiningOp<TransposeOp>();
+    auto b = op.getB().template getDefiningOp<TransposeOp>();
+    TransposeOp t = a ? a : b;
+    if (!t)
+      return failure();
+    ArrayRef<int64_t> perm = t.getPerm();
+    auto type = cast<RankedTensorType>(op.getType());
+    if ((int64_t)perm.size() != type.getRank())
+      return failure();
+    Location loc = op.getLoc();
+    auto operand = [&](Value value, TransposeOp from) -> std::optional<Value> {
+      if (from && from.getPerm() == perm)
+        return from.getData();
+      return untransposedConstant(rewriter, loc, value, perm);
+    };
+    // Only when this saves a Transpose: both transposed, or one only used here.
+    if (!(a && b) && !(t->hasOneUse()))
+      return failure();
+    std::optional<Value> x = operand(op.getA(), a), y = operand(op.getB(), b);
+    if (!x || !y)
+      return failure();
+    auto result = rewriter.create<OpT>(loc, permuted(type, inverse(perm)), *x, *y);
+    rewriter.replaceOp(op, transpose(rewriter, loc, result, perm));
+    return success();
+  }
+};
+
+/// Concat(T(x1, p), ..., T(xn, p), axis) -> T(Concat(x1, ..., xn, p[axis]), p).
+struct SinkThroughConcat : public OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConcatOp op, PatternRewriter &rewriter) const override {
+    SmallVector<Value> inputs;
+    ArrayRef<int64_t> perm;
+    for (Value input : op.getInputs()) {
+      auto t = input.getDefiningOp<TransposeOp>();
+      if (!t || (!perm.empty() && t.getPerm() != perm))
+        return failure();
+      perm = t.getPerm();
+      inputs.push_back(t.getData());
+    }
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += type.getRank();
+    auto concat = rewriter.create<ConcatOp>(op.getLoc(), permuted(type, inverse(perm)),
+                                            inputs, rewriter.getI64IntegerAttr(perm[axis]));
+    rewriter.replaceOp(op, transpose(rewriter, op.getLoc(), concat, perm));
+    return success();
+  }
+};
+
+/// Pad(T(x, p)) -> T(Pad(x, pads permuted), p) for constant pads.
+struct SinkThroughPad : public OpRewritePattern<PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PadOp op, PatternRewriter &rewriter) const override {
+    TransposeOp t = soleTranspose(op.getData());
+    auto padsOp = op.getPads().getDefiningOp<ConstantOp>();
+    if (!t || !padsOp)
+      return failure();
+    std::optional<SmallVector<int64_t>> pads = getIntValues(padsOp.getValue());
+    if (!pads)
+      return failure();
+    ArrayRef<int64_t> perm = t.getPerm();
+    int64_t rank = perm.size();
+    SmallVector<int64_t> moved(2 * rank);
+    for (int64_t i = 0; i < rank; ++i) {
+      moved[perm[i]] = (*pads)[i];
+      moved[rank + perm[i]] = (*pads)[rank + i];
+    }
+    auto padsType = cast<RankedTensorType>(op.getPads().getType());
+    Value newPads = rewriter.create<ConstantOp>(
+        op.getLoc(), padsType, DenseElementsAttr::get(padsType, ArrayRef<int64_t>(moved)));
+    auto type = cast<RankedTensorType>(op.getType());
+    auto pad = rewriter.create<PadOp>(op.getLoc(), permuted(type, inverse(perm)),
+                                      t.getData(), newPads, op.getConstantValue(),
+                                      op.getModeAttr());
+    rewriter.replaceOp(op, transpose(rewriter, op.getLoc(), pad, perm));
+    return success();
+  }
+};
+
+/// Gemm(Reshape(T(z, p)) to [M, K], B): the Gemm reads z flattened in its own
+/// order instead, and B's rows are permuted to match.
+struct AbsorbTransposeIntoGemm : public OpRewritePattern<GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GemmOp op, PatternRewriter &rewriter) const override {
+    if (op.getTransA() || op.getTransB())
+      return failure();
+    auto reshape = op.getA().getDefiningOp<ReshapeOp>();
+    if (!reshape)
+      return failure();
+    TransposeOp t = soleTranspose(reshape.getData());
+    std::optional<ref::Tensor> weights = constantTensor(op.getB());
+    if (!t || !reshape->hasOneUse() || !weights)
+      return failure();
+    ArrayRef<int64_t> perm = t.getPerm();
+    auto zType = cast<RankedTensorType>(t.getData().getType());
+    int64_t m = cast<RankedTensorType>(op.getA().getType()).getDimSize(0);
+    if (perm[0] != 0 || zType.getDimSize(0) != m)
+      return failure();
+    // Row j of the transposed flattening is row `source[j]` of z's.
+    ArrayRef<int64_t> shape = zType.getShape().drop_front();
+    SmallVector<int64_t> tShape;
+    for (int64_t p : perm.drop_front())
+      tShape.push_back(zType.getDimSize(p));
+    int64_t k = weights->shape[0], n = weights->shape[1];
+    SmallVector<int64_t> zStrides(shape.size(), 1);
+    for (int64_t d = shape.size() - 2; d >= 0; --d)
+      zStrides[d] = zStrides[d + 1] * shape[d + 1];
+    std::vector<float> rows(weights->data.size());
+    SmallVector<int64_t> index(tShape.size(), 0);
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t source = 0;
+      for (size_t d = 0; d < tShape.size(); ++d)
+        source += index[d] * zStrides[perm[d + 1] - 1];
+      std::copy_n(&weights->data[j * n], n, &rows[source * n]);
+      for (int64_t d = tShape.size() - 1; d >= 0; --d) {
+        if (++index[d] < tShape[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    Location loc = op.getLoc();
+    auto shapeType = RankedTensorType::get({2}, rewriter.getI64Type());
+    Value flatShape = rewriter.create<ConstantOp>(
+        loc, shapeType, DenseElementsAttr::get(shapeType, ArrayRef<int64_t>{m, k}));
+    Value flat = rewriter.create<ReshapeOp>(loc, reshape.getType(), t.getData(), flatShape,
+                                            rewriter.getI64IntegerAttr(0));
+    Value b = makeConstant(rewriter, loc, ref::Tensor({k, n}, std::move(rows)));
+    rewriter.replaceOpWithNewOp<GemmOp>(op, op.getType(), flat, b, op.getC(),
+                                        op.getAlphaAttr(), op.getBetaAttr(),
+                                        op.getTransAAttr(), op.getTransBAttr());
+    return success();
+  }
+};
+
+struct OnnxChannelsLastPass
+    : public onnx::impl::OnnxChannelsLastBase<OnnxChannelsLastPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ToChannelsLast<ConvOp>, ToChannelsLast<MaxPoolOp>,
+                 ToChannelsLast<AveragePoolOp>, ToChannelsLast<GlobalAveragePoolOp>,
+                 ToChannelsLast<GlobalMaxPoolOp>, SimplifyTranspose, SinkThroughUnary,
+                 SinkThroughBinary<AddOp>, SinkThroughBinary<SubOp>,
+                 SinkThroughBinary<MulOp>, SinkThroughConcat, SinkThroughPad,
+                 AbsorbTransposeIntoGemm>(&getContext());
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
