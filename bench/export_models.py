@@ -3,8 +3,8 @@
 
 Each model is built from torchvision with its own default initialisation
 (never pretrained, nothing is downloaded) after torch.manual_seed(SEED), put in
-eval mode (BatchNorm keeps its default running stats, mean 0 and variance 1,
-unless --calibrate-bn), exported with static shapes for a 1x3x224x224 input,
+eval mode (BatchNorm running stats calibrated, see below), exported with
+static shapes for a 1x3x224x224 input,
 and written in the ONNX backend-test layout:
 
     OUT/<name>/model.onnx
@@ -14,21 +14,22 @@ and written in the ONNX backend-test layout:
 A model is written to a temporary directory and renamed into place, so a
 directory with model.onnx always has its test data. Existing complete
 directories are kept unless --force is given (the cache does not record the
-options: use --force after changing --seed, --opset or --calibrate-bn).
+options: use --force after changing --seed, --opset or --default-bn).
 
 With the default BatchNorm stats BN is the identity in eval mode, and the
 torchvision init alone does not keep every model in range: MobileNetV2's
-output collapses to ~1e-9 and some GoogLeNet branches to ~1e-12.
---calibrate-bn sets the running stats from one train-mode pass over a batch of
-seeded random inputs (different from the test input), which keeps activations
-near unit scale; it changes nothing in models without BatchNorm.
+output collapses to ~1e-9 and some GoogLeNet branches to ~1e-12, which makes
+any comparison of outputs meaningless. So the running stats are set from one
+train-mode pass over a batch of seeded random inputs (different from the test
+input), which keeps activations near unit scale; it changes nothing in models
+without BatchNorm. --default-bn keeps the defaults instead.
 
 Every export is checked with onnx.checker and strict shape inference, and the
 saved output is verified by rebuilding the model from the seed and running
 torch again on the saved input (the result must be bit-identical).
 
 Usage: bench/export_models.py OUT_DIR [NAME ...] [--seed N] [--opset N]
-       [--calibrate-bn] [--force] [-v]
+       [--default-bn] [--force] [-v]
 """
 
 import argparse
@@ -163,7 +164,7 @@ def export_one(name, out_dir, args):
         return
 
     start = time.perf_counter()
-    model = build_model(name, args.seed, args.calibrate_bn)
+    model = build_model(name, args.seed, not args.default_bn)
     params = sum(p.numel() for p in model.parameters())
     x = make_input(args.seed)
     y = run_torch(model, x)
@@ -189,7 +190,7 @@ def export_one(name, out_dir, args):
         ops, opset = check_onnx(onnx.load(str(onnx_path)), y.shape)
         save_tensor(data_dir / "input_0.pb", x.numpy(), INPUT_NAME)
         save_tensor(data_dir / "output_0.pb", y.numpy(), OUTPUT_NAME)
-        verify_rerun(name, args.seed, args.calibrate_bn, data_dir)
+        verify_rerun(name, args.seed, not args.default_bn, data_dir)
         install(tmp_dir, model_dir)
     except BaseException:
         shutil.rmtree(tmp_dir, ignore_errors=True)
@@ -215,9 +216,8 @@ def main():
                         help=f"models to export (default: all of {', '.join(MODELS)})")
     parser.add_argument("--seed", type=int, default=0, help="weight and input seed (default 0)")
     parser.add_argument("--opset", type=int, default=13, help="ONNX opset (default 13)")
-    parser.add_argument("--calibrate-bn", action="store_true",
-                        help="set BatchNorm running stats from seeded random inputs "
-                             "(default: keep mean 0, variance 1)")
+    parser.add_argument("--default-bn", action="store_true",
+                        help="keep BatchNorm's default running stats")
     parser.add_argument("--force", action="store_true",
                         help="re-export existing models (needed after changing other options)")
     parser.add_argument("-v", "--verbose", action="store_true",

@@ -76,10 +76,14 @@ mlir::FailureOr<RowOperand> broadcastOperand(mlir::ConversionPatternRewriter &re
                                              LoweringContext &lowering);
 
 /// Element-wise work over the rows of the result: one lane per row. `body`
-/// gets one row (or shared row) per operand, in order.
+/// gets one row (or shared row) per operand, in order. The rows are cut
+/// into chunks, one compute each, that follow the row blocks the first
+/// operand is made of (the bands of a convolution, so that each chunk can be
+/// merged into its band) or, failing that, fit in local memory.
 mlir::Value lowerElementwise(
     mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
-    mlir::RankedTensorType resultType, llvm::ArrayRef<RowOperand> operands,
+    const LoweringContext &lowering, mlir::RankedTensorType resultType,
+    llvm::ArrayRef<RowOperand> operands,
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)> body);
 
 /// Patterns of convolutions and pooling (channels-last forms).

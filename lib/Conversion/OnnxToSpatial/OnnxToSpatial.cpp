@@ -145,33 +145,91 @@ FailureOr<RowOperand> lowering::broadcastOperand(ConversionPatternRewriter &rewr
   return RowOperand{lowering.constant(rewriter, op->getLoc(), name, *expanded), false};
 }
 
+/// The blocks of rows `value` (as [rows, cols]) is a concatenation of, if
+/// it is one.
+static SmallVector<Value> rowBlocks(Value value, int64_t rows, int64_t cols) {
+  while (auto reshapeOp = value.getDefiningOp<ReshapeOp>())
+    value = reshapeOp.getSource();
+  auto concat = value.getDefiningOp<tensor::ConcatOp>();
+  if (!concat || concat.getDim() != 0)
+    return {};
+  int64_t covered = 0;
+  for (Value input : concat.getInputs()) {
+    int64_t n = cast<RankedTensorType>(input.getType()).getNumElements();
+    if (n % cols)
+      return {};
+    covered += n / cols;
+  }
+  if (covered != rows)
+    return {};
+  return SmallVector<Value>(concat.getInputs());
+}
+
 Value lowering::lowerElementwise(
-    ConversionPatternRewriter &rewriter, Location loc, RankedTensorType resultType,
-    ArrayRef<RowOperand> operands,
+    ConversionPatternRewriter &rewriter, Location loc, const LoweringContext &lowering,
+    RankedTensorType resultType, ArrayRef<RowOperand> operands,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
   auto [rows, cols] = rowsAndCols(resultType);
   auto rowType = f32Tensor(rewriter.getContext(), {cols});
-  // With one row, every operand is read whole.
-  SmallVector<Value> laneInputs, sharedInputs;
-  SmallVector<std::pair<bool, size_t>> position; // (lane?, index) per operand
-  for (const RowOperand &operand : operands) {
-    bool lane = !operand.shared && rows > 1;
-    Value input = reshape(rewriter, loc, operand.value,
-                          lane ? ArrayRef<int64_t>{rows, cols} : ArrayRef<int64_t>{cols});
-    SmallVector<Value> &list = lane ? laneInputs : sharedInputs;
-    position.push_back({lane, list.size()});
-    list.push_back(input);
+  // Chunks of rows: those of the first row operand's blocks, or equal ones
+  // that fit in half a core's memory.
+  SmallVector<Value> blocks;
+  for (const RowOperand &operand : operands)
+    if (!operand.shared) {
+      blocks = rowBlocks(operand.value, rows, cols);
+      break;
+    }
+  SmallVector<int64_t> bounds = {0};
+  if (blocks.size() > 1) {
+    for (Value block : blocks)
+      bounds.push_back(bounds.back() +
+                       cast<RankedTensorType>(block.getType()).getNumElements() / cols);
+  } else {
+    int64_t rowBytes = cols * lowering.arch.inputBytes() * (operands.size() + 1);
+    int64_t perChunk = std::max<int64_t>(1, lowering.arch.localMemory.memorySize / 2 / rowBytes);
+    int64_t chunks = (rows + perChunk - 1) / perChunk;
+    for (int64_t c = 1; c <= chunks; ++c)
+      bounds.push_back(rows * c / chunks);
   }
-  size_t laneCount = laneInputs.size();
-  ComputeOpInterface compute = buildCompute(
-      rewriter, loc, rows, laneInputs, sharedInputs, {}, {rowType},
-      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-        SmallVector<Value> ordered;
-        for (auto [lane, index] : position)
-          ordered.push_back(args[lane ? index : laneCount + index]);
-        return {body(b, l, ordered)};
-      });
-  return reshape(rewriter, loc, compute->getResult(0), resultType.getShape());
+  SmallVector<Value> results;
+  for (size_t c = 0; c + 1 < bounds.size(); ++c) {
+    int64_t first = bounds[c], count = bounds[c + 1] - first;
+    // With one row, every operand is read whole.
+    SmallVector<Value> laneInputs, sharedInputs;
+    SmallVector<std::pair<bool, size_t>> position; // (lane?, index) per operand
+    for (const RowOperand &operand : operands) {
+      bool lane = !operand.shared && count > 1;
+      Value input = operand.value;
+      if (!operand.shared) {
+        SmallVector<Value> own = rowBlocks(input, rows, cols);
+        if (own.size() + 1 == bounds.size() &&
+            cast<RankedTensorType>(own[c].getType()).getNumElements() == count * cols)
+          input = own[c];
+        else if (count != rows)
+          input = slice(rewriter, loc, reshape(rewriter, loc, input, {rows, cols}),
+                        {first, 0}, {count, cols}, {count, cols});
+      }
+      input = reshape(rewriter, loc, input,
+                      lane ? ArrayRef<int64_t>{count, cols} : ArrayRef<int64_t>{cols});
+      SmallVector<Value> &list = lane ? laneInputs : sharedInputs;
+      position.push_back({lane, list.size()});
+      list.push_back(input);
+    }
+    size_t laneCount = laneInputs.size();
+    ComputeOpInterface compute = buildCompute(
+        rewriter, loc, count, laneInputs, sharedInputs, {}, {rowType},
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          SmallVector<Value> ordered;
+          for (auto [lane, index] : position)
+            ordered.push_back(args[lane ? index : laneCount + index]);
+          return {body(b, l, ordered)};
+        });
+    results.push_back(reshape(rewriter, loc, compute->getResult(0), {count, cols}));
+  }
+  Value all = results.size() == 1
+                  ? results.front()
+                  : rewriter.create<tensor::ConcatOp>(loc, 0, results).getResult();
+  return reshape(rewriter, loc, all, resultType.getShape());
 }
 
 namespace {
@@ -200,7 +258,7 @@ struct LowerUnary : public LoweringPattern<OnnxOp> {
   LogicalResult matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
-    rewriter.replaceOp(op, lowerElementwise(rewriter, op.getLoc(), type,
+    rewriter.replaceOp(op, lowerElementwise(rewriter, op.getLoc(), this->lowering, type,
                                             {RowOperand{adaptor.getX(), false}},
                                             [](OpBuilder &b, Location l, ValueRange args) {
                                               return b.create<SpatOp>(l, args[0]).getResult();
@@ -226,7 +284,8 @@ struct LowerBinary : public LoweringPattern<OnnxOp> {
     }
     if (operands[0].shared && operands[1].shared && rowsAndCols(type).first > 1)
       return op.emitError("both operands broadcast over the rows: not supported");
-    rewriter.replaceOp(op, lowerElementwise(rewriter, op.getLoc(), type, operands,
+    rewriter.replaceOp(op, lowerElementwise(rewriter, op.getLoc(), this->lowering, type,
+                                            operands,
                                             [](OpBuilder &b, Location l, ValueRange args) {
                                               return b.create<SpatOp>(l, args[0], args[1])
                                                   .getResult();
@@ -265,7 +324,7 @@ struct LowerLeakyRelu : public LoweringPattern<onnx::LeakyReluOp> {
                                             ref::Tensor::filled({cols}, 1 - alpha)),
                           true});
     rewriter.replaceOp(
-        op, lowerElementwise(rewriter, loc, type, operands,
+        op, lowerElementwise(rewriter, loc, lowering, type, operands,
                              [&](OpBuilder &b, Location l, ValueRange args) -> Value {
                                Value scaled = b.create<MulOp>(l, args[0], args[1]);
                                if (alpha <= 1)

@@ -126,14 +126,14 @@ struct Band {
 };
 
 /// Bands of output rows such that a band's input and output (`outChannels`
-/// per pixel) take at most about half of a core's local memory.
+/// per pixel) take at most about a quarter of a core's local memory.
 SmallVector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
                           int64_t outChannels, const Arch &arch) {
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
     pixelsPerRow *= w.out[d];
-  int64_t budget = arch.localMemory.memorySize / 2;
+  int64_t budget = arch.localMemory.memorySize / 4;
   auto bytes = [&](int64_t rows) {
     auto [first, end] = w.inputRows(0, rows);
     return (end - first) * rowBytes + rows * pixelsPerRow * outChannels * arch.outputBytes();
@@ -318,7 +318,8 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
           operands.push_back({partial, false});
         if (biasSlice)
           operands.push_back({biasSlice, true});
-        block = lowerElementwise(rewriter, loc, f32Tensor(context, {lanes, cols}), operands,
+        block = lowerElementwise(rewriter, loc, lowering, f32Tensor(context, {lanes, cols}),
+                                 operands,
                                  [](OpBuilder &b, Location l, ValueRange args) {
                                    return sum(b, l, SmallVector<Value>(args));
                                  });

@@ -4,6 +4,9 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <map>
+#include <tuple>
+
 using namespace mlir;
 using namespace pimc::spat;
 
@@ -121,7 +124,7 @@ FailureOr<ArrayRef<FragmentAnalysis::Run>> FragmentAnalysis::getRuns(Value value
     SmallVector<int64_t> sourceStrides(rank, 1);
     for (int64_t d = rank - 2; d >= 0; --d)
       sourceStrides[d] = sourceStrides[d + 1] * in[d + 1];
-    Source fill{Value(), pad.getValue().convertToFloat()};
+    float fill = pad.getValue().convertToFloat();
     int64_t rows = 1;
     for (int64_t d = 0; d < inner; ++d)
       rows *= out[d];
@@ -135,14 +138,14 @@ FailureOr<ArrayRef<FragmentAnalysis::Run>> FragmentAnalysis::getRuns(Value value
         sourceStart += (index[d] - low[d]) * sourceStrides[d];
       }
       if (!inside) {
-        append(result, Run{at, rowLength, fill, 0});
+        append(result, Run{at, rowLength, Source{Value(), fill, 0}, 0});
       } else {
         int64_t before = low[inner] * unit, length = in[inner] * unit;
         if (before)
-          append(result, Run{at, before, fill, 0});
+          append(result, Run{at, before, Source{Value(), fill, 1}, 0});
         mapRange(*source, sourceStart, length, at + before, result);
         if (int64_t after = rowLength - before - length)
-          append(result, Run{at + before + length, after, fill, 0});
+          append(result, Run{at + before + length, after, Source{Value(), fill, 2}, 0});
       }
       at += rowLength;
       for (int64_t d = inner - 1; d >= 0; --d) {
@@ -185,29 +188,39 @@ FailureOr<ArrayRef<Fragment>> FragmentAnalysis::getFragments(Value value) {
   FailureOr<ArrayRef<Run>> valueRuns = getRuns(value);
   if (failed(valueRuns))
     return failure();
-  // Group runs of one length whose positions advance by constant strides.
+  // Group runs of one length and source whose positions advance by constant
+  // strides, also when runs of other sources come between them (the rows of
+  // padded data alternate with their padding).
   SmallVector<Fragment, 1> result;
-  for (const Run &run : *valueRuns) {
-    if (!result.empty()) {
-      Fragment &last = result.back();
-      int64_t stride = run.start - (last.start + (last.count - 1) * last.stride);
-      int64_t sourceStride =
-          run.source.isFill()
-              ? 0
-              : run.sourceStart - (last.sourceStart + (last.count - 1) * last.sourceStride);
-      bool sameShape = last.source == run.source && last.length == run.length;
-      if (sameShape && last.count == 1 && stride >= run.length) {
-        last.count = 2;
-        last.stride = stride;
-        last.sourceStride = sourceStride;
-        continue;
-      }
-      if (sameShape && last.count > 1 && stride == last.stride &&
-          sourceStride == last.sourceStride) {
-        ++last.count;
-        continue;
-      }
+  // Open fragments by (source, length): a few sequences of one source may
+  // interleave.
+  constexpr size_t kOpenPerKey = 4;
+  std::map<std::tuple<void *, float, int, int64_t>, SmallVector<size_t, kOpenPerKey>> open;
+  auto extends = [](Fragment &last, const Run &run) {
+    int64_t stride = run.start - (last.start + (last.count - 1) * last.stride);
+    int64_t sourceStride =
+        run.source.isFill()
+            ? 0
+            : run.sourceStart - (last.sourceStart + (last.count - 1) * last.sourceStride);
+    if (last.count == 1 && stride >= run.length) {
+      last.count = 2;
+      last.stride = stride;
+      last.sourceStride = sourceStride;
+      return true;
     }
+    if (last.count > 1 && stride == last.stride && sourceStride == last.sourceStride) {
+      ++last.count;
+      return true;
+    }
+    return false;
+  };
+  for (const Run &run : *valueRuns) {
+    auto key = std::make_tuple(run.source.value.getAsOpaquePointer(),
+                               run.source.isFill() ? run.source.fill : 0.0f,
+                               run.source.side, run.length);
+    SmallVector<size_t, kOpenPerKey> &candidates = open[key];
+    if (llvm::any_of(candidates, [&](size_t i) { return extends(result[i], run); }))
+      continue;
     Fragment fragment;
     fragment.start = run.start;
     fragment.length = run.length;
@@ -215,6 +228,9 @@ FailureOr<ArrayRef<Fragment>> FragmentAnalysis::getFragments(Value value) {
     fragment.source = run.source;
     fragment.sourceStart = run.sourceStart;
     fragment.sourceStride = run.length;
+    if (candidates.size() == kOpenPerKey)
+      candidates.erase(candidates.begin());
+    candidates.push_back(result.size());
     result.push_back(fragment);
   }
   return ArrayRef<Fragment>(

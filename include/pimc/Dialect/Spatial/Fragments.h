@@ -20,12 +20,14 @@ namespace pimc::spat {
 
 /// A value that holds data of its own: a compute result, a model input (a
 /// function argument) or a global constant (spat.get_global); or, with no
-/// value, padding of the constant `fill`.
+/// value, padding of the constant `fill`. Padding before, after and around
+/// rows of data are told apart (`side`), so that each forms its own boxes.
 struct Source {
   mlir::Value value;
   float fill = 0;
+  int side = 0;
   bool operator==(const Source &other) const {
-    return value == other.value && (value || fill == other.fill);
+    return value == other.value && (value || (fill == other.fill && side == other.side));
   }
   bool isFill() const { return !value; }
   bool isCompute() const;

@@ -44,6 +44,8 @@ struct Task {
   double cost = 0;        // ns on any core
   int64_t crossbars = 0;
   int64_t globalBytes = 0; // read from global memory (model inputs, constants)
+  int64_t inputBytes = 0, outputBytes = 0;
+  unsigned unplacedConsumers = 0;
   SmallVector<Edge> preds, succs;
   double oct = 0;
   unsigned pendingPreds = 0;
@@ -84,6 +86,7 @@ struct SpatPeftSchedulePass
             return signalPassFailure();
           for (const Fragment &f : *pieces) {
             int64_t bytes = f.numElements() * elementBytes;
+            tasks[t].inputBytes += bytes;
             if (ComputeOpInterface from = f.source.getCompute())
               bytesFrom[index[from]] += bytes;
             else if (!f.source.isFill())
@@ -95,7 +98,12 @@ struct SpatPeftSchedulePass
           tasks[from].succs.push_back({t, bytes});
         }
         tasks[t].pendingPreds = tasks[t].preds.size();
+        for (Value result : tasks[t].op->getResults())
+          tasks[t].outputBytes +=
+              cast<ShapedType>(result.getType()).getNumElements() * elementBytes;
       }
+      for (Task &task : tasks)
+        task.unplacedConsumers = task.succs.size();
       // Computes come in topological order, so a backward sweep fills OCT.
       for (unsigned t = tasks.size(); t-- > 0;)
         for (const Edge &s : tasks[t].succs)
@@ -103,6 +111,10 @@ struct SpatPeftSchedulePass
 
       std::vector<double> coreFree(arch.coreCount, 0);
       std::vector<int64_t> freeCrossbars(arch.coreCount, arch.matrix.xbarArrayCount);
+      // Results kept on a core until their last consumer is placed: a core
+      // only takes a compute whose inputs and results fit beside them.
+      std::vector<int64_t> resident(arch.coreCount, 0);
+      int64_t memoryLimit = arch.localMemory.memorySize * 3 / 4;
       // Highest rank (OCT + own cost) first among the ready computes.
       auto lower = [&](unsigned a, unsigned b) {
         double ra = tasks[a].oct + tasks[a].cost, rb = tasks[b].oct + tasks[b].cost;
@@ -120,7 +132,8 @@ struct SpatPeftSchedulePass
         int64_t best = -1;
         double bestStart = 0, bestFinish = 0;
         for (int64_t p = 0; p < arch.coreCount; ++p) {
-          if (freeCrossbars[p] < task.crossbars)
+          if (freeCrossbars[p] < task.crossbars ||
+              resident[p] + task.inputBytes + task.outputBytes > memoryLimit)
             continue;
           double start = coreFree[p];
           for (const Edge &e : task.preds) {
@@ -146,7 +159,9 @@ struct SpatPeftSchedulePass
           task.op.emitError() << "no core has the " << task.crossbars
                               << " free crossbars this compute's weights need ("
                               << freeTotal << " crossbars are free on the chip, "
-                              << arch.matrix.xbarArrayCount << " per core)";
+                              << arch.matrix.xbarArrayCount << " per core) and room for its "
+                              << task.inputBytes + task.outputBytes
+                              << " bytes of inputs and results";
           return signalPassFailure();
         }
         task.core = best;
@@ -154,6 +169,10 @@ struct SpatPeftSchedulePass
         task.finish = bestFinish;
         freeCrossbars[best] -= task.crossbars;
         coreFree[best] = bestFinish;
+        resident[best] += task.outputBytes;
+        for (const Edge &e : task.preds)
+          if (--tasks[e.task].unplacedConsumers == 0)
+            resident[tasks[e.task].core] -= tasks[e.task].outputBytes;
         // The producers' cores spend the send of the data on it.
         for (const Edge &e : task.preds) {
           Task &pred = tasks[e.task];

@@ -2,6 +2,7 @@
 #ifndef PIMC_DIALECT_SPATIAL_TRANSFORMS_PASSES_H
 #define PIMC_DIALECT_SPATIAL_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

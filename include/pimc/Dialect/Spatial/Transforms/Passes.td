@@ -43,6 +43,7 @@ def SpatMaterializeSchedule
     crosses cores becomes a spat.send / spat.recv pair on a fresh channel,
     carrying exactly the elements the consumer reads.
   }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
 def SpatOrderCommunication
