@@ -56,6 +56,9 @@ def main():
         "big_activation": lambda: model(
             [helper.make_node("Relu", ["x"], ["y"], name="act")],
             [tensor("x", [1, 2000])], [tensor("y", [1, 2000])]),
+        "big_transpose": lambda: model(
+            [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
+            [tensor("x", [40, 50])], [tensor("y", [50, 40])]),
     }
     m = cases[case]()
     onnx.checker.check_model(m)

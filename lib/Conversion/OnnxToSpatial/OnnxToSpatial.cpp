@@ -170,6 +170,30 @@ Value lowering::lowerElementwise(
     RankedTensorType resultType, ArrayRef<RowOperand> operands,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
   auto [rows, cols] = rowsAndCols(resultType);
+  // Rows too long for a core are cut into rows of a divisor of their
+  // length, when no operand is a shared row.
+  int64_t budget = lowering.arch.localMemory.memorySize / 2;
+  int64_t rowBytes = cols * lowering.arch.inputBytes() * (operands.size() + 1);
+  if (rowBytes > budget && llvm::none_of(operands, [](const RowOperand &o) { return o.shared; })) {
+    int64_t width = 1;
+    for (int64_t w = budget / (lowering.arch.inputBytes() * (operands.size() + 1)); w > 1; --w)
+      if (cols % w == 0) {
+        width = w;
+        break;
+      }
+    if (width > 1) {
+      SmallVector<RowOperand> narrow;
+      for (const RowOperand &operand : operands)
+        narrow.push_back({reshape(rewriter, loc, operand.value,
+                                  {rows * (cols / width), width}),
+                          false});
+      Value result = lowerElementwise(rewriter, loc, lowering,
+                                      f32Tensor(rewriter.getContext(),
+                                                {rows * (cols / width), width}),
+                                      narrow, body);
+      return reshape(rewriter, loc, result, resultType.getShape());
+    }
+  }
   auto rowType = f32Tensor(rewriter.getContext(), {cols});
   // Chunks of rows: those of the first row operand's blocks, or equal ones
   // that fit in half a core's memory.
@@ -185,8 +209,7 @@ Value lowering::lowerElementwise(
       bounds.push_back(bounds.back() +
                        cast<RankedTensorType>(block.getType()).getNumElements() / cols);
   } else {
-    int64_t rowBytes = cols * lowering.arch.inputBytes() * (operands.size() + 1);
-    int64_t perChunk = std::max<int64_t>(1, lowering.arch.localMemory.memorySize / 2 / rowBytes);
+    int64_t perChunk = std::max<int64_t>(1, budget / rowBytes);
     int64_t chunks = (rows + perChunk - 1) / perChunk;
     for (int64_t c = 1; c <= chunks; ++c)
       bounds.push_back(rows * c / chunks);

@@ -153,15 +153,23 @@ struct SpatPeftSchedulePass
           }
         }
         if (best < 0) {
-          int64_t freeTotal = 0;
-          for (int64_t f : freeCrossbars)
+          int64_t freeTotal = 0, mostFree = 0;
+          for (int64_t f : freeCrossbars) {
             freeTotal += f;
-          task.op.emitError() << "no core has the " << task.crossbars
-                              << " free crossbars this compute's weights need ("
-                              << freeTotal << " crossbars are free on the chip, "
-                              << arch.matrix.xbarArrayCount << " per core) and room for its "
-                              << task.inputBytes + task.outputBytes
-                              << " bytes of inputs and results";
+            mostFree = std::max(mostFree, f);
+          }
+          if (mostFree < task.crossbars)
+            task.op.emitError() << "no core has the " << task.crossbars
+                                << " free crossbars this compute's weights need ("
+                                << freeTotal << " crossbars are free on the chip, at most "
+                                << mostFree << " on one core)";
+          else
+            task.op.emitError() << "does not fit the local memory of any core: its inputs "
+                                   "and results take "
+                                << task.inputBytes + task.outputBytes
+                                << " bytes, and a core keeps at most " << memoryLimit
+                                << " of its " << arch.localMemory.memorySize
+                                << " bytes for them";
           return signalPassFailure();
         }
         task.core = best;
