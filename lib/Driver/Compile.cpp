@@ -248,12 +248,15 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     return fail(llvm::toString(imported.takeError()) +
                 (diagnostics.empty() ? "" : "\n" + diagnostics));
   ModuleOp module = **imported;
+  // The IR shares the weights now: each is freed when the passes drop it.
+  loadedModel = frontend::Model();
   auto recordStage = [&](StringRef stage) {
     IrCounts counts = countIr(module);
     stages.push_back(Object{{"name", stage},
                             {"seconds", elapsed(stageStart)},
                             {"ops", counts.ops},
-                            {"values", counts.values}});
+                            {"values", counts.values},
+                            {"peak_rss_bytes", peakRssBytes()}});
   };
   recordStage("import");
   progress("import", 0);

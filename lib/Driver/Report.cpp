@@ -55,14 +55,16 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                         c->getNumber("wall_seconds").value_or(0),
                         bytes(c->getNumber("peak_rss_bytes").value_or(0)));
     if (const llvm::json::Array *stages = c->getArray("stages")) {
-      os << "  stage              seconds       ops    values\n";
+      // The peak so far shows which stage raised it.
+      os << "  stage              seconds       ops    values  peak RSS MiB\n";
       for (const llvm::json::Value &v : *stages)
         if (const Object *s = v.getAsObject())
-          os << llvm::formatv("  {0,-16} {1,9:f4} {2,9} {3,9}\n",
+          os << llvm::formatv("  {0,-16} {1,9:f4} {2,9} {3,9} {4,13:f1}\n",
                               s->getString("name").value_or(""),
                               s->getNumber("seconds").value_or(0),
                               s->getInteger("ops").value_or(0),
-                              s->getInteger("values").value_or(0));
+                              s->getInteger("values").value_or(0),
+                              s->getNumber("peak_rss_bytes").value_or(0) / (1 << 20));
     }
   }
   os << llvm::formatv(

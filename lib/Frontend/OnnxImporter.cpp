@@ -41,10 +41,8 @@ private:
   llvm::Expected<RankedTensorType> tensorType(const ValueInfo &info,
                                               StringRef what);
   llvm::Expected<RankedTensorType> resultType(const Node &node, unsigned index);
-  /// A constant of `tensor`; its f32 data is copied when `owned`, viewed in
-  /// the model's protobuf otherwise.
-  llvm::Expected<Value> constant(const TensorData &tensor, Location loc,
-                                 bool owned = false);
+  /// A constant of `tensor`, whose f32 data it shares.
+  llvm::Expected<Value> constant(const TensorData &tensor, Location loc);
   llvm::Expected<Value> input(const Node &node, unsigned index);
   /// The operand if it is given, a null Value if it is omitted.
   llvm::Expected<Value> optionalInput(const Node &node, unsigned index);
@@ -119,8 +117,7 @@ Location Importer::locationOf(const Node &node) {
                       FileLineColLoc::get(&context, path, 0, 0));
 }
 
-llvm::Expected<Value> Importer::constant(const TensorData &tensor, Location loc,
-                                         bool owned) {
+llvm::Expected<Value> Importer::constant(const TensorData &tensor, Location loc) {
   Type element;
   if (tensor.dataType == kFloat)
     element = builder.getF32Type();
@@ -132,10 +129,8 @@ llvm::Expected<Value> Importer::constant(const TensorData &tensor, Location loc,
                         tensor.name, dataTypeName(tensor.dataType)));
   auto type = RankedTensorType::get(tensor.dims, element);
   ElementsAttr value;
-  if (element.isF32() && owned)
-    value = makeFloatConstant(type, tensor.ownedFloats, tensor.name);
-  else if (element.isF32())
-    value = viewFloatConstant(type, tensor.floats, tensor.name, model.storage);
+  if (element.isF32())
+    value = viewFloatConstant(type, tensor.floats, tensor.name, tensor.owner);
   else
     value = DenseElementsAttr::get(type, ArrayRef<int64_t>(tensor.ints));
   return builder.create<onnx::ConstantOp>(loc, type, value).getResult();
@@ -229,13 +224,9 @@ llvm::Error Importer::importNode(const Node &node) {
                                 "{0} from opset {2})",
                                 op, model.opsetVersion, it->second));
   if (op == "Constant") {
-    // The data of a Constant node lives in the node's attribute; it is copied
-    // into the constant rather than viewed.
     TensorData tensor;
     if (const frontend::Attribute *attr = node.attribute("value"); attr && attr->tensor) {
       tensor = *attr->tensor;
-      if (tensor.dataType == kFloat)
-        tensor.setFloats(std::vector<float>(tensor.floats.begin(), tensor.floats.end()));
     } else if (const frontend::Attribute *attr = node.attribute("value_float")) {
       tensor.setFloats({attr->f});
     } else if (const frontend::Attribute *attr = node.attribute("value_floats")) {
@@ -253,7 +244,7 @@ llvm::Error Importer::importNode(const Node &node) {
                           "supported");
     }
     tensor.name = node.outputs[0];
-    llvm::Expected<Value> value = constant(tensor, loc, /*owned=*/true);
+    llvm::Expected<Value> value = constant(tensor, loc);
     if (!value)
       return failAt(node, llvm::toString(value.takeError()));
     values[node.outputs[0]] = *value;
@@ -342,7 +333,6 @@ llvm::Error Importer::importNode(const Node &node) {
       {"Relu", unary(onnx::ReluOp())},
       {"Sigmoid", unary(onnx::SigmoidOp())},
       {"Tanh", unary(onnx::TanhOp())},
-      {"Identity", unary(onnx::IdentityOp())},
       {"LeakyRelu", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
          return builder.create<onnx::LeakyReluOp>(loc, t, v[0], f32("alpha", 0.01f));
        }}},
@@ -416,6 +406,17 @@ llvm::Error Importer::importNode(const Node &node) {
   }
   if (op == "BatchNormalization" && intAttr(node, "training_mode", 0))
     return failAt(node, "training mode is not supported");
+  // Identity is its input (exporters alias shared initializers with it, so
+  // its constants must stay visible as constants).
+  if (op == "Identity") {
+    llvm::Expected<Value> in = input(node, 0);
+    if (!in)
+      return in.takeError();
+    if (node.outputs.size() != 1)
+      return failAt(node, "expects exactly one output");
+    values[node.outputs[0]] = *in;
+    return llvm::Error::success();
+  }
   // Dropout at inference is its input.
   if (op == "Dropout") {
     if (node.inputs.size() > 2 && !node.inputs[2].empty())

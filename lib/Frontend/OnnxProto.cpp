@@ -36,26 +36,10 @@ int64_t TensorData::numElements() const {
   return n;
 }
 
-// A copy of data that owns its floats owns a copy of them; a view stays a view.
-TensorData::TensorData(const TensorData &other) { *this = other; }
-
-TensorData &TensorData::operator=(const TensorData &other) {
-  if (this == &other)
-    return *this;
-  name = other.name;
-  dataType = other.dataType;
-  dims = other.dims;
-  ints = other.ints;
-  ownedFloats = other.ownedFloats;
-  bool owned = !other.ownedFloats.empty() &&
-               other.floats.data() == other.ownedFloats.data();
-  floats = owned ? llvm::ArrayRef<float>(ownedFloats) : other.floats;
-  return *this;
-}
-
 void TensorData::setFloats(std::vector<float> values) {
-  ownedFloats = std::move(values);
-  floats = ownedFloats;
+  auto storage = std::make_shared<std::vector<float>>(std::move(values));
+  floats = *storage;
+  owner = std::move(storage);
 }
 
 const Attribute *Node::attribute(llvm::StringRef attrName) const {
@@ -91,10 +75,14 @@ llvm::ArrayRef<unsigned> pimc::frontend::constantOperandIndices(llvm::StringRef 
   return it->second;
 }
 
-/// Converts a TensorProto; with `view`, raw f32 data is not copied (the
-/// caller keeps `proto` alive).
-static llvm::Expected<TensorData> convertTensor(const onnx::TensorProto &proto,
-                                                bool view) {
+/// Converts a TensorProto; with a `protoOwner` (which keeps `proto` alive),
+/// f32 data is viewed rather than copied. A `payload` read from the file
+/// takes the place of the proto's raw data.
+static llvm::Expected<TensorData>
+convertTensor(const onnx::TensorProto &proto,
+              const std::shared_ptr<const void> &protoOwner = nullptr,
+              std::optional<std::vector<float>> payload = std::nullopt) {
+  bool view = protoOwner != nullptr;
   TensorData tensor;
   tensor.name = proto.name();
   tensor.dataType = proto.data_type();
@@ -116,12 +104,17 @@ static llvm::Expected<TensorData> convertTensor(const onnx::TensorProto &proto,
   };
   switch (tensor.dataType) {
   case kFloat:
-    if (proto.has_raw_data()) {
+    if (payload) {
+      if (llvm::Error e = checkCount(payload->size()))
+        return std::move(e);
+      tensor.setFloats(std::move(*payload));
+    } else if (proto.has_raw_data()) {
       if (llvm::Error e = checkCount(raw.size() / sizeof(float)))
         return std::move(e);
       if (view && reinterpret_cast<uintptr_t>(raw.data()) % alignof(float) == 0) {
         tensor.floats = llvm::ArrayRef<float>(
             reinterpret_cast<const float *>(raw.data()), count);
+        tensor.owner = protoOwner;
       } else {
         std::vector<float> values(count);
         std::memcpy(values.data(), raw.data(), count * sizeof(float));
@@ -130,9 +123,10 @@ static llvm::Expected<TensorData> convertTensor(const onnx::TensorProto &proto,
     } else {
       if (llvm::Error e = checkCount(proto.float_data_size()))
         return std::move(e);
-      if (view)
+      if (view) {
         tensor.floats = llvm::ArrayRef<float>(proto.float_data().data(), count);
-      else
+        tensor.owner = protoOwner;
+      } else
         tensor.setFloats({proto.float_data().begin(), proto.float_data().end()});
     }
     break;
@@ -215,7 +209,7 @@ static llvm::Expected<Attribute> convertAttribute(const onnx::AttributeProto &pr
     break;
   case onnx::AttributeProto::TENSOR: {
     attr.kind = Attribute::Tensor;
-    llvm::Expected<TensorData> tensor = convertTensor(proto.t(), /*view=*/false);
+    llvm::Expected<TensorData> tensor = convertTensor(proto.t());
     if (!tensor)
       return fail(formatv("{0}: attribute '{1}': {2}", node, attr.name,
                           llvm::toString(tensor.takeError())));
@@ -229,19 +223,177 @@ static llvm::Expected<Attribute> convertAttribute(const onnx::AttributeProto &pr
   return attr;
 }
 
-static llvm::Expected<std::shared_ptr<onnx::ModelProto>>
-parseModelProto(llvm::StringRef path) {
-  std::ifstream stream(path.str(), std::ios::binary);
-  if (!stream)
+namespace {
+/// Where an initializer's raw data lies in the model file.
+struct FileSpan {
+  uint64_t offset = 0, size = 0;
+};
+
+/// A parsed model whose large initializer payloads are still in the file.
+struct ModelFile {
+  std::shared_ptr<onnx::ModelProto> proto;
+  std::ifstream file;
+  /// By graph initializer index: the payload left in the file, if any.
+  std::vector<std::optional<FileSpan>> spans;
+};
+
+/// Copies the protobuf wire format of a model file, leaving out the raw data
+/// of its large initializers (recorded as file spans). Protobuf would hold
+/// each payload while it grows a string for it; left out, each is read once,
+/// straight into the buffer that keeps it.
+class SkeletonReader {
+public:
+  SkeletonReader(std::istream &in, uint64_t size, std::vector<std::optional<FileSpan>> &spans)
+      : in(in), size(size), spans(spans) {}
+
+  /// The model without its large payloads, or false on a malformed file.
+  bool read(std::string &skeleton) { return message(Kind::Model, size, skeleton); }
+
+private:
+  enum class Kind { Model, Graph, Tensor, Other };
+  /// Payloads smaller than this stay in the protobuf (shapes among them).
+  static constexpr uint64_t kSetAsideBytes = 4096;
+  // Field numbers in onnx.proto.
+  static constexpr uint64_t kModelGraph = 7, kGraphInitializer = 5, kTensorRawData = 9;
+
+  bool varint(uint64_t &value, std::string &out) {
+    value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      int c = in.get();
+      if (c == EOF)
+        return false;
+      ++pos;
+      out.push_back(static_cast<char>(c));
+      value |= uint64_t(c & 0x7f) << shift;
+      if (!(c & 0x80))
+        return true;
+    }
+    return false;
+  }
+  static void putVarint(uint64_t value, std::string &out) {
+    do {
+      char byte = value & 0x7f;
+      value >>= 7;
+      out.push_back(value ? byte | char(0x80) : byte);
+    } while (value);
+  }
+  bool bytes(uint64_t n, std::string &out) {
+    size_t at = out.size();
+    out.resize(at + n);
+    in.read(out.data() + at, n);
+    pos += n;
+    return uint64_t(in.gcount()) == n;
+  }
+
+  bool message(Kind kind, uint64_t end, std::string &out) {
+    while (pos < end) {
+      std::string tagBytes;
+      uint64_t tag, length;
+      if (!varint(tag, tagBytes))
+        return false;
+      uint64_t field = tag >> 3;
+      switch (tag & 7) {
+      case 0: // varint
+        out += tagBytes;
+        if (!varint(length, out))
+          return false;
+        break;
+      case 1: // fixed64
+        out += tagBytes;
+        if (!bytes(8, out))
+          return false;
+        break;
+      case 5: // fixed32
+        out += tagBytes;
+        if (!bytes(4, out))
+          return false;
+        break;
+      case 2: { // length-delimited
+        std::string lengthBytes;
+        if (!varint(length, lengthBytes) || length > end - pos)
+          return false;
+        Kind inner = kind == Kind::Model && field == kModelGraph ? Kind::Graph
+                     : kind == Kind::Graph && field == kGraphInitializer ? Kind::Tensor
+                                                                          : Kind::Other;
+        if (inner == Kind::Tensor)
+          spans.emplace_back();
+        if (kind == Kind::Tensor && field == kTensorRawData && length >= kSetAsideBytes) {
+          spans.back() = FileSpan{pos, length};
+          in.seekg(length, std::ios::cur);
+          pos += length;
+          // A placeholder: the checker wants the field present, and an empty
+          // bytes field is absent for onnx's proto3 build.
+          out += tagBytes;
+          putVarint(sizeof(float), out);
+          out.append(sizeof(float), '\0');
+        } else if (inner != Kind::Other) {
+          std::string body;
+          if (!message(inner, pos + length, body))
+            return false;
+          out += tagBytes;
+          putVarint(body.size(), out);
+          out += body;
+        } else {
+          out += tagBytes;
+          out += lengthBytes;
+          if (!bytes(length, out))
+            return false;
+        }
+        break;
+      }
+      default: // groups: not in onnx.proto
+        return false;
+      }
+    }
+    return pos == end && in.good();
+  }
+
+  std::istream &in;
+  uint64_t size, pos = 0;
+  std::vector<std::optional<FileSpan>> &spans;
+};
+} // namespace
+
+/// Reads `size` bytes of the model file at `span` into `out`.
+static bool readSpan(ModelFile &model, const FileSpan &span, char *out) {
+  model.file.clear();
+  model.file.seekg(span.offset);
+  model.file.read(out, span.size);
+  return uint64_t(model.file.gcount()) == span.size;
+}
+
+static llvm::Expected<ModelFile> parseModelFile(llvm::StringRef path) {
+  ModelFile model;
+  model.file.open(path.str(), std::ios::binary | std::ios::ate);
+  if (!model.file)
     return fail(formatv("cannot open model '{0}'", path));
-  auto proto = std::make_shared<onnx::ModelProto>();
-  if (!proto->ParseFromIstream(&stream))
-    return fail(formatv("'{0}' is not an ONNX model (the protobuf does not "
-                        "parse)",
-                        path));
-  if (!proto->has_graph())
+  uint64_t size = model.file.tellg();
+  model.file.seekg(0);
+  std::string skeleton;
+  auto notOnnx = [&] {
+    return fail(formatv("'{0}' is not an ONNX model (the protobuf does not parse)", path));
+  };
+  if (!SkeletonReader(model.file, size, model.spans).read(skeleton))
+    return notOnnx();
+  model.proto = std::make_shared<onnx::ModelProto>();
+  if (!model.proto->ParseFromString(skeleton))
+    return notOnnx();
+  if (!model.proto->has_graph())
     return fail(formatv("'{0}' has no graph", path));
-  return proto;
+  // Only f32 weights stay in the file; the rest (integer shapes that shape
+  // inference reads) are put back.
+  onnx::GraphProto *graph = model.proto->mutable_graph();
+  for (int i = 0; i < graph->initializer_size() && i < (int)model.spans.size(); ++i) {
+    onnx::TensorProto *init = graph->mutable_initializer(i);
+    if (!model.spans[i] || init->data_type() == kFloat)
+      continue;
+    std::string raw(model.spans[i]->size, '\0');
+    if (!readSpan(model, *model.spans[i], raw.data()))
+      return notOnnx();
+    init->set_raw_data(std::move(raw));
+    model.spans[i].reset();
+  }
+  return model;
 }
 
 /// Binds graph inputs that must be constants, as the binder decides.
@@ -310,9 +462,9 @@ static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
   return llvm::Error::success();
 }
 
-static llvm::Expected<Model> convertModel(std::shared_ptr<onnx::ModelProto> proto,
-                                          llvm::StringRef path,
+static llvm::Expected<Model> convertModel(ModelFile &file, llvm::StringRef path,
                                           std::vector<std::string> declaredInputs) {
+  std::shared_ptr<const onnx::ModelProto> proto = file.proto;
   Model model;
   model.irVersion = proto->ir_version();
   model.producer = proto->producer_name();
@@ -330,8 +482,18 @@ static llvm::Expected<Model> convertModel(std::shared_ptr<onnx::ModelProto> prot
   g.name = graph.name();
   g.declaredInputs = std::move(declaredInputs);
   std::set<std::string> initialized;
-  for (const auto &init : graph.initializer()) {
-    llvm::Expected<TensorData> tensor = convertTensor(init, /*view=*/true);
+  for (auto [index, init] : llvm::enumerate(graph.initializer())) {
+    std::optional<FileSpan> span;
+    if (index < file.spans.size())
+      span = file.spans[index];
+    // A payload left in the file is read into the tensor's own buffer.
+    std::optional<std::vector<float>> payload;
+    if (span) {
+      payload.emplace(span->size / sizeof(float));
+      if (!readSpan(file, *span, reinterpret_cast<char *>(payload->data())))
+        return fail(formatv("'{0}': initializer '{1}' is cut short", path, init.name()));
+    }
+    llvm::Expected<TensorData> tensor = convertTensor(init, proto, std::move(payload));
     if (!tensor)
       return fail(formatv("'{0}': initializer: {1}", path,
                           llvm::toString(tensor.takeError())));
@@ -373,35 +535,36 @@ static llvm::Expected<Model> convertModel(std::shared_ptr<onnx::ModelProto> prot
 
 llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
                                                 ConstantInputBinder binder) {
-  auto proto = parseModelProto(path);
-  if (!proto)
-    return proto.takeError();
+  llvm::Expected<ModelFile> file = parseModelFile(path);
+  if (!file)
+    return file.takeError();
+  onnx::ModelProto &proto = *file->proto;
   std::vector<std::string> declaredInputs;
   {
     std::set<std::string> initialized;
-    for (const auto &init : (*proto)->graph().initializer())
+    for (const auto &init : proto.graph().initializer())
       initialized.insert(init.name());
-    for (const auto &input : (*proto)->graph().input())
+    for (const auto &input : proto.graph().input())
       if (!initialized.count(input.name()))
         declaredInputs.push_back(input.name());
   }
   if (binder)
-    if (llvm::Error e = bindConstantInputs(**proto, binder))
+    if (llvm::Error e = bindConstantInputs(proto, binder))
       return std::move(e);
   try {
-    onnx::checker::check_model(**proto);
+    onnx::checker::check_model(proto);
   } catch (const std::exception &e) {
     return fail(formatv("'{0}' is not a valid ONNX model: {1}", path, e.what()));
   }
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
                                         /*data_prop=*/true);
-    onnx::shape_inference::InferShapes(**proto, onnx::OpSchemaRegistry::Instance(),
+    onnx::shape_inference::InferShapes(proto, onnx::OpSchemaRegistry::Instance(),
                                        options);
   } catch (const std::exception &e) {
     return fail(formatv("'{0}': ONNX shape inference failed: {1}", path, e.what()));
   }
-  return convertModel(std::move(*proto), path, std::move(declaredInputs));
+  return convertModel(*file, path, std::move(declaredInputs));
 }
 
 llvm::Expected<TensorData> pimc::frontend::readTensorFile(llvm::StringRef path) {
@@ -411,7 +574,7 @@ llvm::Expected<TensorData> pimc::frontend::readTensorFile(llvm::StringRef path) 
   onnx::TensorProto proto;
   if (!proto.ParseFromIstream(&stream))
     return fail(formatv("'{0}' is not a serialized ONNX TensorProto", path));
-  llvm::Expected<TensorData> tensor = convertTensor(proto, /*view=*/false);
+  llvm::Expected<TensorData> tensor = convertTensor(proto);
   if (!tensor)
     return fail(formatv("'{0}': {1}", path, llvm::toString(tensor.takeError())));
   return tensor;

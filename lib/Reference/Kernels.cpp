@@ -1,7 +1,9 @@
 //===- Kernels.cpp - reference f32 kernels --------------------------------===//
 //
 // Plain loops written to be obviously correct rather than fast: broadcasts
-// and transposes materialize their result, and products accumulate in double.
+// materialize their result, and products accumulate in double. Transposes are
+// the exception: the compiler applies them to whole weight matrices, so they
+// move blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -289,15 +291,81 @@ Tensor ref::scale(const Tensor &x, float factor) {
   return elementwise(x, [factor](float v) { return v * factor; });
 }
 
-Tensor ref::transpose(const Tensor &x, llvm::ArrayRef<int64_t> perm) {
-  assert(perm.size() == x.shape.size() && "perm does not match the rank");
-  std::vector<int64_t> xStrides = stridesOf(x.shape);
-  std::vector<int64_t> shape(perm.size()), strides(perm.size());
+std::vector<float> ref::transposeValues(llvm::ArrayRef<float> x,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        llvm::ArrayRef<int64_t> perm) {
+  assert(perm.size() == shape.size() && "perm does not match the rank");
+  assert(int64_t(x.size()) == product(shape) && "values do not match the shape");
+  // Output dimensions that are consecutive input dimensions move together:
+  // each group has a size and a stride in the input and in the output.
+  std::vector<int64_t> inStrides = stridesOf(shape);
+  struct Group {
+    int64_t size, in, out;
+  };
+  std::vector<Group> groups;
   for (size_t i = 0; i < perm.size(); ++i) {
-    shape[i] = x.shape[perm[i]];
-    strides[i] = xStrides[perm[i]];
+    if (shape[perm[i]] == 1)
+      continue;
+    if (!groups.empty() && i > 0 && perm[i] == perm[i - 1] + 1 &&
+        shape[perm[i - 1]] != 1) {
+      groups.back().size *= shape[perm[i]];
+      groups.back().in = inStrides[perm[i]];
+    } else {
+      groups.push_back({shape[perm[i]], inStrides[perm[i]], 0});
+    }
   }
-  return gather(x, std::move(shape), strides);
+  int64_t stride = 1;
+  for (size_t g = groups.size(); g-- > 0;) {
+    groups[g].out = stride;
+    stride *= groups[g].size;
+  }
+  std::vector<float> out(x.size());
+  if (groups.empty()) {
+    std::copy(x.begin(), x.end(), out.begin());
+    return out;
+  }
+  // The innermost output group is written in rows; when it is not also
+  // innermost in the input, tiles of it and of the input's innermost group
+  // are moved together.
+  const Group inner = groups.back();
+  auto contiguousIn = llvm::find_if(groups, [](const Group &g) { return g.in == 1; });
+  bool rows = inner.in == 1;
+  Group across = rows ? Group{1, 0, 0} : *contiguousIn;
+  std::vector<Group> outer;
+  for (size_t g = 0; g + 1 < groups.size(); ++g)
+    if (rows || &groups[g] != &*contiguousIn)
+      outer.push_back(groups[g]);
+  std::vector<int64_t> index(outer.size(), 0);
+  int64_t inOffset = 0, outOffset = 0;
+  constexpr int64_t kTile = 16;
+  for (int64_t n = product(shape) / (inner.size * across.size); n-- > 0;) {
+    if (rows) {
+      std::copy_n(x.data() + inOffset, inner.size, out.data() + outOffset);
+    } else {
+      for (int64_t i0 = 0; i0 < across.size; i0 += kTile)
+        for (int64_t j0 = 0; j0 < inner.size; j0 += kTile)
+          for (int64_t i = i0; i < std::min(i0 + kTile, across.size); ++i)
+            for (int64_t j = j0; j < std::min(j0 + kTile, inner.size); ++j)
+              out[outOffset + i * across.out + j] = x[inOffset + i + j * inner.in];
+    }
+    for (size_t d = outer.size(); d-- > 0;) {
+      inOffset += outer[d].in;
+      outOffset += outer[d].out;
+      if (++index[d] < outer[d].size)
+        break;
+      inOffset -= outer[d].in * outer[d].size;
+      outOffset -= outer[d].out * outer[d].size;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+Tensor ref::transpose(const Tensor &x, llvm::ArrayRef<int64_t> perm) {
+  std::vector<int64_t> shape(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    shape[i] = x.shape[perm[i]];
+  return Tensor(std::move(shape), transposeValues(x.data, x.shape, perm));
 }
 
 Tensor ref::reshape(const Tensor &x, std::vector<int64_t> shape) {
@@ -592,6 +660,47 @@ struct Geometry {
     }
     return t;
   }
+
+  /// The taps of every output position, listed once so that the kernels
+  /// loop over plain arrays.
+  struct Taps {
+    /// Output position p's taps inside the input are [begin[p], begin[p + 1]).
+    std::vector<int64_t> begin, kernelIndex, offset;
+    /// How many of output position p's taps are inside the padded input.
+    std::vector<int64_t> padded;
+  };
+  Taps taps(llvm::ArrayRef<int64_t> kernel) const {
+    Taps result;
+    int64_t outPlane = 1, kernelSize = 1;
+    for (int64_t d : output)
+      outPlane *= d;
+    for (int64_t d : kernel)
+      kernelSize *= d;
+    std::vector<int64_t> o(output.size(), 0), k(kernel.size(), 0);
+    auto step = [](std::vector<int64_t> &index, llvm::ArrayRef<int64_t> shape) {
+      for (size_t d = shape.size(); d-- > 0;) {
+        if (++index[d] < shape[d])
+          return;
+        index[d] = 0;
+      }
+    };
+    for (int64_t p = 0; p < outPlane; ++p, step(o, output)) {
+      result.begin.push_back(result.offset.size());
+      int64_t padded = 0;
+      std::fill(k.begin(), k.end(), 0);
+      for (int64_t q = 0; q < kernelSize; ++q, step(k, kernel)) {
+        Tap t = tap(o, k);
+        padded += t.inPadded;
+        if (t.inInput) {
+          result.kernelIndex.push_back(q);
+          result.offset.push_back(t.offset);
+        }
+      }
+      result.padded.push_back(padded);
+    }
+    result.begin.push_back(result.offset.size());
+    return result;
+  }
 };
 } // namespace
 
@@ -652,11 +761,11 @@ llvm::Expected<Tensor> ref::conv(const Tensor &x, const Tensor &w,
   std::vector<int64_t> shape = {batch, filters};
   shape.insert(shape.end(), g->output.begin(), g->output.end());
   std::vector<float> y(product(shape));
+  Geometry::Taps taps = g->taps(kernel);
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t m = 0; m < filters; ++m) {
       int64_t group = m / groupFilters;
       for (int64_t p = 0; p < outPlane; ++p) {
-        std::vector<int64_t> o = unravel(p, g->output);
         double sum = b ? b->data[m] : 0;
         for (int64_t c = 0; c < groupChannels; ++c) {
           const float *plane =
@@ -664,11 +773,8 @@ llvm::Expected<Tensor> ref::conv(const Tensor &x, const Tensor &w,
               (n * channels + group * groupChannels + c) * inPlane;
           const float *filter =
               w.data.data() + (m * groupChannels + c) * kernelSize;
-          for (int64_t q = 0; q < kernelSize; ++q) {
-            Geometry::Tap t = g->tap(o, unravel(q, kernel));
-            if (t.inInput)
-              sum += (double)plane[t.offset] * filter[q];
-          }
+          for (int64_t t = taps.begin[p]; t < taps.begin[p + 1]; ++t)
+            sum += (double)plane[taps.offset[t]] * filter[taps.kernelIndex[t]];
         }
         y[(n * filters + m) * outPlane + p] = sum;
       }
@@ -685,24 +791,19 @@ static llvm::Expected<Tensor> pool(const Tensor &x, const PoolAttrs &attrs,
     return g.takeError();
   int64_t planes = x.shape[0] * x.shape[1];
   int64_t inPlane = product(g->input), outPlane = product(g->output);
-  int64_t kernelSize = product(attrs.kernel);
   std::vector<int64_t> shape = {x.shape[0], x.shape[1]};
   shape.insert(shape.end(), g->output.begin(), g->output.end());
   std::vector<float> y(product(shape));
+  Geometry::Taps taps = g->taps(attrs.kernel);
   for (int64_t plane = 0; plane < planes; ++plane) {
     const float *in = x.data.data() + plane * inPlane;
     for (int64_t p = 0; p < outPlane; ++p) {
-      std::vector<int64_t> o = unravel(p, g->output);
       double best = -INFINITY, sum = 0;
-      int64_t count = 0;
-      for (int64_t q = 0; q < kernelSize; ++q) {
-        Geometry::Tap t = g->tap(o, unravel(q, attrs.kernel));
-        if (t.inInput) {
-          best = std::max<double>(best, in[t.offset]);
-          sum += in[t.offset];
-        }
-        count += attrs.countIncludePad ? t.inPadded : t.inInput;
+      for (int64_t t = taps.begin[p]; t < taps.begin[p + 1]; ++t) {
+        best = std::max<double>(best, in[taps.offset[t]]);
+        sum += in[taps.offset[t]];
       }
+      int64_t count = attrs.countIncludePad ? taps.padded[p] : taps.begin[p + 1] - taps.begin[p];
       y[plane * outPlane + p] = isMax ? best : sum / count;
     }
   }

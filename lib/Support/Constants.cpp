@@ -65,10 +65,31 @@ ElementsAttr pimc::makeFloatConstant(RankedTensorType type,
 
 ElementsAttr pimc::viewFloatConstant(RankedTensorType type,
                                      ArrayRef<float> values, StringRef name,
-                                     std::shared_ptr<void> keepAlive) {
+                                     std::shared_ptr<const void> keepAlive) {
   if (type.getNumElements() <= kInlineElements)
     return DenseElementsAttr::get(type, values);
   AsmResourceBlob blob = UnmanagedAsmResourceBlob::allocateInferAlign(
       values, [keepAlive = std::move(keepAlive)](void *, size_t, size_t) {});
   return DenseResourceElementsAttr::get(type, blobName(name), std::move(blob));
+}
+
+void ConstantDataReleaser::notifyOperationErased(Operation *op) {
+  auto entryOf = [](Attribute attr) -> DialectResourceBlobManager::BlobEntry * {
+    auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+    return resource ? resource.getRawHandle().getResource() : nullptr;
+  };
+  for (NamedAttribute attr : op->getAttrs()) {
+    DialectResourceBlobManager::BlobEntry *entry = entryOf(attr.getValue());
+    if (!entry || !entry->getBlob())
+      continue;
+    WalkResult held = root->walk([&](Operation *other) {
+      if (other != op)
+        for (NamedAttribute otherAttr : other->getAttrs())
+          if (entryOf(otherAttr.getValue()) == entry)
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (!held.wasInterrupted())
+      entry->setBlob(AsmResourceBlob());
+  }
 }

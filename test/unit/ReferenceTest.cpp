@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -111,6 +112,38 @@ TEST(ReferenceKernels, TransposeMovesEveryElement) {
     for (int j = 0; j < 2; ++j)
       for (int k = 0; k < 3; ++k)
         EXPECT_EQ(y.data[(i * 2 + j) * 3 + k], 12 * j + 4 * k + i);
+}
+
+/// Every permutation of shapes with unit dimensions, dimensions that merge,
+/// and dimensions longer than a tile: each element lands where the
+/// definition y[i_0..i_n] = x[i_perm^-1...] puts it.
+TEST(ReferenceKernels, TransposeAgreesWithItsDefinition) {
+  std::vector<std::vector<int64_t>> shapes = {
+      {70, 45}, {1, 33, 1, 40}, {3, 1, 5, 2}, {2, 3, 4, 5}, {37, 1, 65}};
+  for (const std::vector<int64_t> &shape : shapes) {
+    Tensor x = iota(shape);
+    std::vector<int64_t> perm(shape.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    do {
+      Tensor y = transpose(x, perm);
+      std::vector<int64_t> yStrides(shape.size(), 1);
+      for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+        yStrides[d] = yStrides[d + 1] * y.shape[d + 1];
+      // Walk x, computing where each element goes.
+      std::vector<int64_t> index(shape.size(), 0);
+      for (size_t flat = 0; flat < x.data.size(); ++flat) {
+        int64_t at = 0;
+        for (size_t d = 0; d < perm.size(); ++d)
+          at += index[perm[d]] * yStrides[d];
+        ASSERT_EQ(y.data[at], x.data[flat]);
+        for (size_t d = shape.size(); d-- > 0;) {
+          if (++index[d] < shape[d])
+            break;
+          index[d] = 0;
+        }
+      }
+    } while (std::next_permutation(perm.begin(), perm.end()));
+  }
 }
 
 TEST(ReferenceKernels, ReshapeTargetCopiesZerosAndInfersMinusOne) {

@@ -1,9 +1,11 @@
 //===- OnnxModel.h - ONNX models as plain data ------------------*- C++ -*-===//
 //
 // The ONNX protobuf is read only here (protobuf and the ONNX library throw,
-// the rest of pimc is built without exceptions). A loaded model is plain data
-// whose large tensors point into the parsed protobuf, which the Model keeps
-// alive, so that weights are never copied on the way in.
+// the rest of pimc is built without exceptions). A loaded model is plain data;
+// each large initializer is read from the file once, straight into a buffer
+// of its own that the tensors (and the IR constants) made from it share, so
+// that weights are never copied on the way in and each is freed when its
+// last user is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,23 +33,18 @@ enum DataType : int32_t { kFloat = 1, kUint8 = 2, kInt8 = 3, kInt32 = 6,
 std::string dataTypeName(int32_t type);
 
 /// A tensor's name, type, shape and values (f32 or i64 only; other types
-/// keep their type and shape but no values).
+/// keep their type and shape but no values). Copies share the f32 values,
+/// which never change.
 struct TensorData {
   std::string name;
   int32_t dataType = kFloat;
   std::vector<int64_t> dims;
-  llvm::ArrayRef<float> floats; // may point into `ownedFloats` or a protobuf
-  std::vector<float> ownedFloats;
+  llvm::ArrayRef<float> floats; // kept alive by `owner`
+  std::shared_ptr<const void> owner;
   std::vector<int64_t> ints;
 
-  TensorData() = default;
-  TensorData(const TensorData &other);
-  TensorData(TensorData &&other) = default;
-  TensorData &operator=(const TensorData &other);
-  TensorData &operator=(TensorData &&other) = default;
-
   int64_t numElements() const;
-  /// Makes `floats` own a copy of `values`.
+  /// Makes `floats` (and `owner`) hold `values`.
   void setFloats(std::vector<float> values);
 };
 
@@ -103,7 +100,7 @@ struct Model {
   int64_t opsetVersion = 0; // of the default domain
   std::string producer;
   Graph graph;
-  std::shared_ptr<void> storage; // keeps the parsed protobuf alive
+  std::shared_ptr<const void> storage; // keeps the parsed protobuf alive
 };
 
 /// Inputs of node `opType` that pimc needs as constants (weights, shapes):

@@ -63,6 +63,9 @@ Tensor scale(const Tensor &x, float factor);
 Tensor clip(const Tensor &x, float lo, float hi);
 /// ONNX Transpose; `perm` is a permutation of the dimensions.
 Tensor transpose(const Tensor &x, llvm::ArrayRef<int64_t> perm);
+/// The values of a tensor of `shape` transposed by `perm`.
+std::vector<float> transposeValues(llvm::ArrayRef<float> x, llvm::ArrayRef<int64_t> shape,
+                                   llvm::ArrayRef<int64_t> perm);
 /// The same elements under a new shape of the same element count.
 Tensor reshape(const Tensor &x, std::vector<int64_t> shape);
 /// ONNX Reshape's target shape: 0 copies the input dimension (unless

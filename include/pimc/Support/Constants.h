@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 #include <vector>
@@ -21,6 +22,11 @@ namespace pimc {
 class FloatData {
 public:
   static std::optional<FloatData> get(mlir::Attribute attr);
+  FloatData() = default;
+  // A copy of a splat's data would view the original's.
+  FloatData(const FloatData &) = delete;
+  FloatData(FloatData &&) = default;
+  FloatData &operator=(FloatData &&) = default;
   llvm::ArrayRef<float> values() const { return view; }
   float operator[](size_t i) const { return view[i]; }
   size_t size() const { return view.size(); }
@@ -44,7 +50,19 @@ mlir::ElementsAttr makeFloatConstant(mlir::RankedTensorType type,
 mlir::ElementsAttr viewFloatConstant(mlir::RankedTensorType type,
                                      llvm::ArrayRef<float> values,
                                      llvm::StringRef name,
-                                     std::shared_ptr<void> keepAlive);
+                                     std::shared_ptr<const void> keepAlive);
+
+/// Frees the data of a resource constant when the last op under `root` that
+/// holds it is erased: rewritten weights would otherwise stay in memory until
+/// the context goes.
+class ConstantDataReleaser : public mlir::RewriterBase::Listener {
+public:
+  explicit ConstantDataReleaser(mlir::Operation *root) : root(root) {}
+  void notifyOperationErased(mlir::Operation *op) override;
+
+private:
+  mlir::Operation *root;
+};
 
 } // namespace pimc
 

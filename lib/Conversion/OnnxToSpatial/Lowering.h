@@ -60,10 +60,12 @@ struct LoweringPattern : public mlir::OpConversionPattern<OpT> {
 };
 
 /// An operand of element-wise work: read row by row (one row per lane), or
-/// one row every lane shares.
+/// one row every lane shares, or (`whole`) a value every lane reads as it
+/// is (a clamp's one-element bound).
 struct RowOperand {
   mlir::Value value;
   bool shared = false;
+  bool whole = false;
 };
 
 /// The operand `value` of element-wise work whose result has type
@@ -85,6 +87,13 @@ mlir::Value lowerElementwise(
     const LoweringContext &lowering, mlir::RankedTensorType resultType,
     llvm::ArrayRef<RowOperand> operands,
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)> body);
+
+/// The sum of `terms` (all of type `type`) and of `bias` when it is given,
+/// as a tree of element-wise computes of a few terms each, so that no
+/// compute has to hold all the partial sums of a long reduction.
+mlir::Value sumTree(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
+                    const LoweringContext &lowering, llvm::ArrayRef<mlir::Value> terms,
+                    std::optional<RowOperand> bias, mlir::RankedTensorType type);
 
 /// Patterns of convolutions and pooling (channels-last forms).
 void populateWindowPatterns(mlir::RewritePatternSet &patterns, LoweringContext &lowering);

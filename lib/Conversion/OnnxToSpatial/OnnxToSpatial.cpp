@@ -223,6 +223,11 @@ Value lowering::lowerElementwise(
     for (const RowOperand &operand : operands) {
       bool lane = !operand.shared && count > 1;
       Value input = operand.value;
+      if (operand.whole) {
+        position.push_back({false, sharedInputs.size()});
+        sharedInputs.push_back(input);
+        continue;
+      }
       if (!operand.shared) {
         SmallVector<Value> own = rowBlocks(input, rows, cols);
         if (own.size() + 1 == bounds.size() &&
@@ -253,6 +258,40 @@ Value lowering::lowerElementwise(
                   ? results.front()
                   : rewriter.create<tensor::ConcatOp>(loc, 0, results).getResult();
   return reshape(rewriter, loc, all, resultType.getShape());
+}
+
+Value lowering::sumTree(ConversionPatternRewriter &rewriter, Location loc,
+                        const LoweringContext &lowering, ArrayRef<Value> terms,
+                        std::optional<RowOperand> bias, RankedTensorType type) {
+  // A node adds at most 8 terms, fewer when they would not fit half a core.
+  int64_t rowBytes = rowsAndCols(type).second * lowering.arch.inputBytes();
+  int64_t fanIn = std::clamp<int64_t>(
+      lowering.arch.localMemory.memorySize / 2 / std::max<int64_t>(rowBytes, 1) - 1, 2, 8);
+  auto add = [](OpBuilder &b, Location l, ValueRange args) {
+    Value total = args.front();
+    for (Value term : args.drop_front())
+      total = b.create<AddOp>(l, total, term);
+    return total;
+  };
+  SmallVector<Value> level(terms);
+  while (level.size() > 1 || (bias && level.size() == 1)) {
+    bool root = (int64_t)level.size() <= fanIn;
+    SmallVector<Value> next;
+    for (size_t first = 0; first < level.size(); first += fanIn) {
+      SmallVector<RowOperand> operands;
+      for (size_t i = first; i < std::min(level.size(), first + fanIn); ++i)
+        operands.push_back({level[i], false});
+      if (root && bias)
+        operands.push_back(*bias);
+      next.push_back(operands.size() == 1
+                         ? operands.front().value
+                         : lowerElementwise(rewriter, loc, lowering, type, operands, add));
+    }
+    level = std::move(next);
+    if (root)
+      break;
+  }
+  return level.front();
 }
 
 namespace {
@@ -379,32 +418,20 @@ struct LowerClip : public LoweringPattern<onnx::ClipOp> {
       operands.push_back({lowering.constant(rewriter, loc,
                                             nameOf(op, "clip") + (isLower ? "_min" : "_max"),
                                             ref::Tensor({1}, bound->data)),
-                          true});
+                          true, true});
       (isLower ? lower : upper) = true;
     }
-    // The bounds are shared one-element inputs, not rows.
-    auto [rows, cols] = rowsAndCols(type);
-    auto rowType = f32Tensor(getContext(), {cols});
-    SmallVector<Value> laneInputs, sharedInputs;
-    Value input = operands[0].value;
-    if (rows > 1)
-      laneInputs.push_back(reshape(rewriter, loc, input, {rows, cols}));
-    else
-      sharedInputs.push_back(reshape(rewriter, loc, input, {cols}));
-    for (const RowOperand &bound : ArrayRef<RowOperand>(operands).drop_front())
-      sharedInputs.push_back(bound.value);
-    ComputeOpInterface compute = buildCompute(
-        rewriter, loc, rows, laneInputs, sharedInputs, {}, {rowType},
-        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value x = args[0];
-          size_t next = 1;
-          if (lower)
-            x = b.create<ClampMinOp>(l, x, args[next++]);
-          if (upper)
-            x = b.create<ClampMaxOp>(l, x, args[next++]);
-          return {x};
-        });
-    rewriter.replaceOp(op, reshape(rewriter, loc, compute->getResult(0), type.getShape()));
+    rewriter.replaceOp(
+        op, lowerElementwise(rewriter, loc, lowering, type, operands,
+                             [&](OpBuilder &b, Location l, ValueRange args) {
+                               Value x = args[0];
+                               size_t next = 1;
+                               if (lower)
+                                 x = b.create<ClampMinOp>(l, x, args[next++]);
+                               if (upper)
+                                 x = b.create<ClampMaxOp>(l, x, args[next++]);
+                               return x;
+                             }));
     return success();
   }
 };
@@ -415,8 +442,9 @@ struct LowerClip : public LoweringPattern<onnx::ClipOp> {
 /// compute multiplies its slice of every row of A (the lanes), and the
 /// partial sums of a column block are reduced with the bias by one compute.
 Value lowerMatrixProduct(ConversionPatternRewriter &rewriter, Location loc,
-                         const Arch &arch, Value a, GlobalOp weights,
+                         const LoweringContext &lowering, Value a, GlobalOp weights,
                          int64_t rowOffset, int64_t n, Value bias) {
+  const Arch &arch = lowering.arch;
   MLIRContext *context = rewriter.getContext();
   auto aType = cast<RankedTensorType>(a.getType());
   int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
@@ -456,35 +484,13 @@ Value lowerMatrixProduct(ConversionPatternRewriter &rewriter, Location loc,
           });
       partials.push_back(partial->getResult(0));
     }
-    Value result = partials.front();
-    if (partials.size() > 1 || bias) {
-      SmallVector<Value> laneInputs, sharedInputs;
-      SmallVector<Value> &partialList = m == 1 ? sharedInputs : laneInputs;
-      llvm::append_range(partialList, partials);
-      if (bias && perRowBias)
-        laneInputs.push_back(slice(rewriter, loc, bias, {0, col}, {m, w}, {m, w}));
-      else if (bias)
-        sharedInputs.push_back(slice(rewriter, loc, bias, {col}, {w}, {w}));
-      size_t count = partials.size();
-      ComputeOpInterface reduce = buildCompute(
-          rewriter, loc, m, laneInputs, sharedInputs, {}, {blockType},
-          [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-            // Block arguments: lane inputs first, then shared ones.
-            SmallVector<Value> terms;
-            if (m == 1 || !perRowBias) {
-              llvm::append_range(terms, args.take_front(count));
-              if (bias)
-                terms.push_back(args[count]);
-            } else {
-              llvm::append_range(terms, args.take_front(count + 1));
-            }
-            Value sum = terms.front();
-            for (Value term : ArrayRef<Value>(terms).drop_front())
-              sum = b.create<AddOp>(l, sum, term);
-            return {sum};
-          });
-      result = reduce->getResult(0);
-    }
+    std::optional<RowOperand> biasOperand;
+    if (bias && perRowBias)
+      biasOperand = RowOperand{slice(rewriter, loc, bias, {0, col}, {m, w}, {m, w}), false};
+    else if (bias)
+      biasOperand = RowOperand{slice(rewriter, loc, bias, {col}, {w}, {w}), true};
+    Value result = sumTree(rewriter, loc, lowering, partials, biasOperand,
+                           f32Tensor(context, laneShape(w)));
     columnBlocks.push_back(result);
   }
   Value product = columnBlocks.size() == 1
@@ -508,7 +514,7 @@ struct LowerGemm : public LoweringPattern<onnx::GemmOp> {
     if (adaptor.getC() && !globalOf(adaptor.getC()))
       return op.emitError("the bias (input C) must be a constant");
     int64_t n = op.getType().getDimSize(1);
-    rewriter.replaceOp(op, lowerMatrixProduct(rewriter, op.getLoc(), lowering.arch,
+    rewriter.replaceOp(op, lowerMatrixProduct(rewriter, op.getLoc(), lowering,
                                               adaptor.getA(), weights, 0, n,
                                               adaptor.getC()));
     return success();
@@ -555,7 +561,7 @@ struct LowerBatchedMatMul : public LoweringPattern<onnx::MatMulOp> {
     for (int64_t flat = 0; flat < batches; ++flat) {
       Value rows = slice(rewriter, loc, a, {operandBatch(aBatch, flat) * m, 0},
                          {m, k}, {m, k});
-      products.push_back(lowerMatrixProduct(rewriter, loc, lowering.arch, rows,
+      products.push_back(lowerMatrixProduct(rewriter, loc, lowering, rows,
                                             weights, operandBatch(bBatch, flat) * k,
                                             n, Value()));
     }
@@ -716,7 +722,10 @@ struct ConvertOnnxToSpatialPass
                  LowerReshapeLike<onnx::FlattenOp>, LowerReshapeLike<onnx::IdentityOp>,
                  LowerTranspose, LowerConcat, LowerPad>(context, lowering);
     populateWindowPatterns(patterns, lowering);
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    ConstantDataReleaser releaser(module);
+    ConversionConfig config;
+    config.listener = &releaser;
+    if (failed(applyPartialConversion(module, target, std::move(patterns), config)))
       return signalPassFailure();
 
     // Shapes, and weights read only by tiles, leave nothing behind.

@@ -310,19 +310,14 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
             });
         partials.push_back(bandRows(rewriter, loc, compute, lanes, cols));
       }
+      // The partial sums of the row chunks, reduced with the bias.
       Value block = partials.front();
       if (partials.size() > 1) {
-        // The partial sums of the row chunks, reduced with the bias.
-        SmallVector<RowOperand> operands;
-        for (Value partial : partials)
-          operands.push_back({partial, false});
+        std::optional<RowOperand> biasOperand;
         if (biasSlice)
-          operands.push_back({biasSlice, true});
-        block = lowerElementwise(rewriter, loc, lowering, f32Tensor(context, {lanes, cols}),
-                                 operands,
-                                 [](OpBuilder &b, Location l, ValueRange args) {
-                                   return sum(b, l, SmallVector<Value>(args));
-                                 });
+          biasOperand = RowOperand{biasSlice, true};
+        block = sumTree(rewriter, loc, lowering, partials, biasOperand,
+                        f32Tensor(context, {lanes, cols}));
       }
       columnBlocks.push_back(block);
     }

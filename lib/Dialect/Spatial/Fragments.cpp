@@ -19,6 +19,24 @@ ComputeOpInterface Source::getCompute() const {
                      : ComputeOpInterface();
 }
 
+Fragment Fragment::plane(int64_t p) const {
+  Fragment f = *this;
+  f.planes = 1;
+  f.planeStride = f.sourcePlaneStride = 0;
+  f.start = start + p * planeStride;
+  f.sourceStart = source.isFill() ? 0 : sourceStart + p * sourcePlaneStride;
+  return f;
+}
+
+Fragment Fragment::row(int64_t r) const {
+  Fragment f = *this;
+  f.count = 1;
+  f.start = start + r * stride;
+  f.sourceStart = source.isFill() ? 0 : sourceStart + r * sourceStride;
+  f.stride = f.sourceStride = length;
+  return f;
+}
+
 static int64_t numElements(Value value) {
   return cast<ShapedType>(value.getType()).getNumElements();
 }
@@ -160,13 +178,15 @@ FailureOr<ArrayRef<FragmentAnalysis::Run>> FragmentAnalysis::getRuns(Value value
     int64_t outer = 1;
     for (int64_t i = 0; i < dim; ++i)
       outer *= type.getDimSize(i);
+    // All inputs are analysed before any is read: analysing one may grow the
+    // memo and move the runs of another.
+    for (Value input : concat.getInputs())
+      if (failed(getRuns(input)))
+        return failure();
     SmallVector<ArrayRef<Run>> inputs;
     SmallVector<int64_t> blocks;
     for (Value input : concat.getInputs()) {
-      FailureOr<ArrayRef<Run>> source = getRuns(input);
-      if (failed(source))
-        return failure();
-      inputs.push_back(*source);
+      inputs.push_back(runs.find(input)->second);
       blocks.push_back(numElements(input) / outer);
     }
     int64_t at = 0;
@@ -233,6 +253,45 @@ FailureOr<ArrayRef<Fragment>> FragmentAnalysis::getFragments(Value value) {
     candidates.push_back(result.size());
     result.push_back(fragment);
   }
+  // Then boxes of rows of one shape whose positions advance by constant
+  // strides become planes of one fragment (the rows of a padded image).
+  SmallVector<Fragment, 1> planes;
+  std::map<std::tuple<void *, float, int, int64_t, int64_t, int64_t, int64_t>,
+           SmallVector<size_t, kOpenPerKey>>
+      openPlanes;
+  for (const Fragment &f : result) {
+    auto key = std::make_tuple(f.source.value.getAsOpaquePointer(),
+                               f.source.isFill() ? f.source.fill : 0.0f, f.source.side,
+                               f.length, f.count, f.stride, f.sourceStride);
+    SmallVector<size_t, kOpenPerKey> &candidates = openPlanes[key];
+    auto extendsPlanes = [&](size_t i) {
+      Fragment &last = planes[i];
+      int64_t step = f.start - (last.start + (last.planes - 1) * last.planeStride);
+      int64_t sourceStep =
+          f.source.isFill() ? 0
+                            : f.sourceStart -
+                                  (last.sourceStart + (last.planes - 1) * last.sourcePlaneStride);
+      int64_t extent = (f.count - 1) * f.stride + f.length;
+      if (last.planes == 1 && step >= extent && f.count > 1) {
+        last.planes = 2;
+        last.planeStride = step;
+        last.sourcePlaneStride = sourceStep;
+        return true;
+      }
+      if (last.planes > 1 && step == last.planeStride && sourceStep == last.sourcePlaneStride) {
+        ++last.planes;
+        return true;
+      }
+      return false;
+    };
+    if (llvm::any_of(candidates, extendsPlanes))
+      continue;
+    if (candidates.size() == kOpenPerKey)
+      candidates.erase(candidates.begin());
+    candidates.push_back(planes.size());
+    planes.push_back(f);
+  }
+  result = std::move(planes);
   return ArrayRef<Fragment>(
       fragments.try_emplace(value, std::move(result)).first->second);
 }

@@ -440,22 +440,29 @@ private:
 
   LogicalResult visitSubView(memref::SubViewOp subview) {
     const View &source = viewOf(subview.getSource());
-    auto valueOf = [&](OpFoldResult ofr) -> int64_t {
-      if (auto attr = dyn_cast<Attribute>(ofr))
-        return cast<IntegerAttr>(attr).getInt();
-      return indexOf(cast<Value>(ofr));
+    // Subviews in loops are visited once per iteration: their static parts
+    // are read in place rather than as attributes.
+    auto values = [&](ArrayRef<int64_t> statics, OperandRange dynamics) {
+      SmallVector<int64_t> result;
+      auto dynamic = dynamics.begin();
+      for (int64_t v : statics)
+        result.push_back(ShapedType::isDynamic(v) ? indexOf(*dynamic++) : v);
+      return result;
     };
-    SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
-    SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
-    SmallVector<OpFoldResult> strides = subview.getMixedStrides();
-    llvm::SmallBitVector dropped = subview.getDroppedDims();
+    SmallVector<int64_t> offsets = values(subview.getStaticOffsets(), subview.getOffsets());
+    SmallVector<int64_t> sizes = values(subview.getStaticSizes(), subview.getSizes());
+    SmallVector<int64_t> strides = values(subview.getStaticStrides(), subview.getStrides());
+    auto known = droppedDims.find(subview);
+    if (known == droppedDims.end())
+      known = droppedDims.try_emplace(subview, subview.getDroppedDims()).first;
+    const llvm::SmallBitVector &dropped = known->second;
     View view{source.base, source.offset, {}, {}};
     for (size_t d = 0; d < offsets.size(); ++d) {
-      view.offset += valueOf(offsets[d]) * source.strides[d];
+      view.offset += offsets[d] * source.strides[d];
       if (dropped.test(d))
         continue;
-      view.shape.push_back(valueOf(sizes[d]));
-      view.strides.push_back(source.strides[d] * valueOf(strides[d]));
+      view.shape.push_back(sizes[d]);
+      view.strides.push_back(source.strides[d] * strides[d]);
     }
     views[subview] = view;
     return success();
@@ -547,6 +554,7 @@ private:
   int64_t elementBytes;
   DenseMap<Value, int64_t> indices;
   DenseMap<Value, View> views;
+  DenseMap<Operation *, llvm::SmallBitVector> droppedDims;
 };
 
 std::string join(StringRef directory, StringRef file) {
@@ -706,6 +714,7 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
   if (ec)
     return llvm::createStringError(ec, "cannot write the weights file");
   uint64_t weightsOffset = 0;
+  std::map<std::tuple<StringRef, int64_t, int64_t, int64_t, int64_t>, uint64_t> writtenBlocks;
   for (int64_t id = 0; id < coreCount; ++id) {
     CoreCodeStats coreStats;
     coreStats.id = id;
@@ -739,16 +748,25 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
         std::optional<FloatData> data = FloatData::get(*global.getValue());
         if (!data)
           return fail("weights '" + group.getWeights().getValue() + "' are not f32");
-        int64_t cols = global.getType().getRank() ? global.getType().getShape().back() : 1;
-        for (int64_t r = 0; r < group.getRows(); ++r) {
-          const float *row =
-              data->values().data() + (group.getRow() + r) * cols + group.getCol();
-          weights.write(reinterpret_cast<const char *>(row),
-                        group.getCols() * sizeof(float));
-        }
-        info.groups.push_back({crossbars, group.getRows(), group.getCols(), weightsOffset});
+        // A block of weights programmed on several cores (a replicated
+        // layer) is stored once.
+        auto [written, isNew] = writtenBlocks.try_emplace(
+            std::make_tuple(group.getWeights().getValue(), group.getRow(), group.getCol(),
+                            group.getRows(), group.getCols()),
+            weightsOffset);
         uint64_t groupBytes = group.getRows() * group.getCols() * sizeof(float);
-        weightsOffset += groupBytes;
+        if (isNew) {
+          int64_t cols = global.getType().getRank() ? global.getType().getShape().back() : 1;
+          for (int64_t r = 0; r < group.getRows(); ++r) {
+            const float *row =
+                data->values().data() + (group.getRow() + r) * cols + group.getCol();
+            weights.write(reinterpret_cast<const char *>(row),
+                          group.getCols() * sizeof(float));
+          }
+          weightsOffset += groupBytes;
+        }
+        info.groups.push_back(
+            {crossbars, group.getRows(), group.getCols(), written->second});
         stats.weightBytes += groupBytes;
         stats.weightCount += group.getRows() * group.getCols();
       }

@@ -34,14 +34,20 @@ struct Source {
   ComputeOpInterface getCompute() const;
 };
 
-/// `count` rows of `length` consecutive elements: row r holds the value's
-/// elements [start + r * stride, + length), which are the source's row-major
-/// elements [sourceStart + r * sourceStride, + length).
+/// `planes` planes of `count` rows of `length` consecutive elements: row r of
+/// plane p holds the value's elements [start + p * planeStride + r * stride,
+/// + length), which are the source's row-major elements [sourceStart + p *
+/// sourcePlaneStride + r * sourceStride, + length).
 struct Fragment {
   int64_t start = 0, length = 0, count = 1, stride = 0;
+  int64_t planes = 1, planeStride = 0;
   Source source;
-  int64_t sourceStart = 0, sourceStride = 0;
-  int64_t numElements() const { return length * count; }
+  int64_t sourceStart = 0, sourceStride = 0, sourcePlaneStride = 0;
+  int64_t numElements() const { return length * count * planes; }
+  /// The rows of plane `p` as a fragment of one plane.
+  Fragment plane(int64_t p) const;
+  /// Row r of a one-plane fragment.
+  Fragment row(int64_t r) const;
 };
 
 /// Memoized fragments of the values of one function.

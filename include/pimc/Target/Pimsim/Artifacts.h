@@ -5,7 +5,8 @@
 // functional simulator needs to compute values:
 //
 //   manifest.json  geometry, array groups and I/O locations (this struct)
-//   weights.bin    f32 weights of every array group, row-major rows x cols
+//   weights.bin    f32 weights of the array groups, row-major rows x cols
+//                  (groups holding the same block share it)
 //   gmem.bin       f32 initial global memory, one value per element slot
 //   arch.json      the architecture file, with its network file beside it
 //   report.json    what the compiler did and the runtime proxies

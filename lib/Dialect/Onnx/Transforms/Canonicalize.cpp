@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantTensors.h"
+
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Dialect/Onnx/Transforms/Passes.h"
 #include "pimc/Reference/Reference.h"
@@ -26,32 +28,6 @@ namespace pimc::onnx {
 using namespace mlir;
 using namespace pimc;
 using namespace pimc::onnx;
-
-/// The f32 constant defining `value`, as a reference tensor.
-static std::optional<ref::Tensor> constantTensor(Value value) {
-  auto constant = value.getDefiningOp<ConstantOp>();
-  if (!constant)
-    return std::nullopt;
-  std::optional<FloatData> data = FloatData::get(constant.getValue());
-  if (!data)
-    return std::nullopt;
-  auto type = cast<RankedTensorType>(value.getType());
-  return ref::Tensor(std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
-                     std::vector<float>(data->values().begin(), data->values().end()));
-}
-
-static std::string constantName(Operation *op) {
-  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
-    return name.getName().str();
-  return op->getName().stripDialect().str();
-}
-
-static Value makeConstant(PatternRewriter &rewriter, Location loc,
-                          const ref::Tensor &tensor, StringRef name) {
-  auto type = RankedTensorType::get(tensor.shape, rewriter.getF32Type());
-  return rewriter.create<ConstantOp>(loc, type,
-                                     makeFloatConstant(type, tensor.data, name));
-}
 
 static Value makeShape(PatternRewriter &rewriter, Location loc,
                        ArrayRef<int64_t> shape) {
@@ -81,10 +57,14 @@ struct FoldConstantOperation : public RewritePattern {
     if (!isa<GemmOp, MatMulOp, AddOp, SubOp, MulOp, DivOp, ReluOp, SigmoidOp,
              TanhOp, TransposeOp, ReshapeOp, FlattenOp, ConcatOp>(op))
       return failure();
+    // A Reshape's shape operand is not read: the result type has it.
+    auto floatOperands = llvm::make_filter_range(op->getOperands(), [](Value operand) {
+      return cast<RankedTensorType>(operand.getType()).getElementType().isF32();
+    });
+    if (!llvm::all_of(floatOperands, [](Value v) { return v.getDefiningOp<ConstantOp>(); }))
+      return failure();
     SmallVector<ref::Tensor> operands;
-    for (Value operand : op->getOperands()) {
-      if (!cast<RankedTensorType>(operand.getType()).getElementType().isF32())
-        continue; // a Reshape's shape: the result type already has it
+    for (Value operand : floatOperands) {
       std::optional<ref::Tensor> tensor = constantTensor(operand);
       if (!tensor)
         return failure();
@@ -121,7 +101,7 @@ struct FoldConstantOperation : public RewritePattern {
     }
     if (result->shape != shape)
       return failure();
-    rewriter.replaceOp(op, makeConstant(rewriter, op->getLoc(), *result,
+    rewriter.replaceOp(op, makeConstant(rewriter, op->getLoc(), std::move(*result),
                                         constantName(op)));
     return success();
   }
@@ -176,18 +156,29 @@ struct NormalizeGemm : public OpRewritePattern<GemmOp> {
                                 PatternRewriter &rewriter) const override {
     if (isNormal(op))
       return failure();
-    std::optional<ref::Tensor> b = constantTensor(op.getB());
+    std::optional<FloatData> b = constantData(op.getB());
     std::optional<ref::Tensor> c;
-    if (op.getC() && !(c = constantTensor(op.getC())))
-      return failure();
-    if (!b)
+    if (!b || (op.getC() && !(c = constantTensor(op.getC()))))
       return failure();
     Location loc = op.getLoc();
     std::string name = constantName(op);
     float alpha = op.getAlpha().convertToFloat(), beta = op.getBeta().convertToFloat();
-    ref::Tensor weights = op.getTransB() ? ref::transpose(*b, {1, 0}) : *b;
-    if (alpha != 1.0f)
-      weights = ref::scale(weights, alpha);
+    // B is read in place: only a transposed or scaled B is a new constant.
+    Value weights = op.getB();
+    if (op.getTransB() || alpha != 1.0f) {
+      auto bType = cast<RankedTensorType>(op.getB().getType());
+      std::vector<int64_t> shape(bType.getShape().begin(), bType.getShape().end());
+      ref::Tensor w;
+      if (op.getTransB()) {
+        w = ref::Tensor({shape[1], shape[0]}, ref::transposeValues(b->values(), shape, {1, 0}));
+      } else {
+        w = ref::Tensor(shape, b->values().vec());
+      }
+      if (alpha != 1.0f)
+        for (float &v : w.data)
+          v *= alpha;
+      weights = makeConstant(rewriter, loc, std::move(w), name + "_weights");
+    }
     Value a = op.getA();
     if (op.getTransA()) {
       auto type = cast<RankedTensorType>(a.getType());
@@ -211,11 +202,11 @@ struct NormalizeGemm : public OpRewritePattern<GemmOp> {
         return failure();
       }
       bias = makeConstant(rewriter, loc,
-                          beta != 1.0f ? ref::scale(*broadcast, beta) : *broadcast,
+                          beta != 1.0f ? ref::scale(*broadcast, beta) : std::move(*broadcast),
                           name + "_bias");
     }
     rewriter.replaceOpWithNewOp<GemmOp>(
-        op, op.getType(), a, makeConstant(rewriter, loc, weights, name + "_weights"),
+        op, op.getType(), a, weights,
         bias, rewriter.getF32FloatAttr(1.0f), rewriter.getF32FloatAttr(1.0f),
         rewriter.getI64IntegerAttr(0), rewriter.getI64IntegerAttr(0));
     return success();
@@ -320,7 +311,7 @@ struct FuseAddIntoGemm : public OpRewritePattern<AddOp> {
       rewriter.setInsertionPoint(gemm);
       auto fused = rewriter.create<GemmOp>(
           loc, gemm.getType(), gemm.getA(), gemm.getB(),
-          makeConstant(rewriter, loc, bias, constantName(gemm) + "_bias"),
+          makeConstant(rewriter, loc, std::move(bias), constantName(gemm) + "_bias"),
           gemm.getAlphaAttr(), gemm.getBetaAttr(), gemm.getTransAAttr(),
           gemm.getTransBAttr());
       rewriter.setInsertionPoint(op);
@@ -425,8 +416,8 @@ struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormalizationOp> {
     Location loc = conv.getLoc();
     std::string name = constantName(conv);
     rewriter.setInsertionPoint(conv);
-    Value w = makeConstant(rewriter, loc, *weights, name + "_weights");
-    Value b = makeConstant(rewriter, loc, newBias, name + "_bias");
+    Value w = makeConstant(rewriter, loc, std::move(*weights), name + "_weights");
+    Value b = makeConstant(rewriter, loc, std::move(newBias), name + "_bias");
     rewriter.replaceOpWithNewOp<ConvOp>(
         op, op.getType(), conv.getX(), w, b, conv.getGroupAttr(), conv.getKernelShapeAttr(),
         conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
@@ -453,8 +444,10 @@ struct BatchNormToAffine : public OpRewritePattern<BatchNormalizationOp> {
     shape[0] = type.getDimSize(1);
     std::string name = constantName(op);
     Location loc = op.getLoc();
-    Value scale = makeConstant(rewriter, loc, ref::Tensor(shape, affine->first), name + "_scale");
-    Value shift = makeConstant(rewriter, loc, ref::Tensor(shape, affine->second), name + "_shift");
+    Value scale = makeConstant(rewriter, loc, ref::Tensor(shape, std::move(affine->first)),
+                               name + "_scale");
+    Value shift = makeConstant(rewriter, loc, ref::Tensor(shape, std::move(affine->second)),
+                               name + "_shift");
     Value scaled = rewriter.create<MulOp>(loc, type, op.getX(), scale);
     rewriter.replaceOpWithNewOp<AddOp>(op, type, scaled, shift);
     return success();
@@ -472,7 +465,7 @@ struct DivideByConstant : public OpRewritePattern<DivOp> {
     for (float &v : divisor->data)
       v = 1.0f / v;
     Value reciprocal =
-        makeConstant(rewriter, op.getLoc(), *divisor, constantName(op) + "_reciprocal");
+        makeConstant(rewriter, op.getLoc(), std::move(*divisor), constantName(op) + "_reciprocal");
     rewriter.replaceOpWithNewOp<MulOp>(op, op.getType(), op.getA(), reciprocal);
     return success();
   }
@@ -489,6 +482,8 @@ struct OnnxCanonicalizePass
         &getContext());
     GreedyRewriteConfig config;
     config.useTopDownTraversal = true;
+    ConstantDataReleaser releaser(getOperation());
+    config.listener = &releaser;
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
                                             config)))
       signalPassFailure();

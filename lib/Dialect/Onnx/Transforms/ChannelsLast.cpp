@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantTensors.h"
+
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Dialect/Onnx/Transforms/Passes.h"
 #include "pimc/Reference/Reference.h"
@@ -64,24 +66,6 @@ SmallVector<int64_t> toChannelsLast(int64_t rank) {
     perm.push_back(d);
   perm.push_back(1);
   return perm;
-}
-
-std::optional<ref::Tensor> constantTensor(Value value) {
-  auto constant = value.getDefiningOp<ConstantOp>();
-  if (!constant)
-    return std::nullopt;
-  std::optional<FloatData> data = FloatData::get(constant.getValue());
-  if (!data)
-    return std::nullopt;
-  auto type = cast<RankedTensorType>(value.getType());
-  return ref::Tensor(std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
-                     std::vector<float>(data->values().begin(), data->values().end()));
-}
-
-Value makeConstant(PatternRewriter &rewriter, Location loc, const ref::Tensor &tensor) {
-  auto type = RankedTensorType::get(tensor.shape, rewriter.getF32Type());
-  return rewriter.create<ConstantOp>(loc, type,
-                                     makeFloatConstant(type, tensor.data, "transposed"));
 }
 
 /// Convolutions and pooling in their channels_last form.
@@ -174,13 +158,19 @@ struct SinkThroughUnary : public RewritePattern {
 /// stay unit, so nothing is expanded).
 std::optional<Value> untransposedConstant(PatternRewriter &rewriter, Location loc,
                                           Value constant, ArrayRef<int64_t> perm) {
-  std::optional<ref::Tensor> tensor = constantTensor(constant);
-  if (!tensor)
+  std::optional<FloatData> data = constantData(constant);
+  if (!data)
     return std::nullopt;
-  std::vector<int64_t> shape(perm.size() - tensor->shape.size(), 1);
-  shape.insert(shape.end(), tensor->shape.begin(), tensor->shape.end());
-  ref::Tensor full = ref::reshape(*tensor, shape);
-  return makeConstant(rewriter, loc, ref::transpose(full, inverse(perm)));
+  ArrayRef<int64_t> own = cast<RankedTensorType>(constant.getType()).getShape();
+  std::vector<int64_t> shape(perm.size() - own.size(), 1);
+  shape.insert(shape.end(), own.begin(), own.end());
+  SmallVector<int64_t> back = inverse(perm);
+  std::vector<int64_t> backShape;
+  for (int64_t p : back)
+    backShape.push_back(shape[p]);
+  return makeConstant(rewriter, loc,
+                      ref::Tensor(backShape, ref::transposeValues(data->values(), shape, back)),
+                      constantName(constant.getDefiningOp()));
 }
 
 /// op(T(a, p), T(b, p)) -> T(op(a, b), p), and op(T(a, p), c) with a
@@ -280,8 +270,10 @@ struct AbsorbTransposeIntoGemm : public OpRewritePattern<GemmOp> {
     if (!reshape)
       return failure();
     TransposeOp t = soleTranspose(reshape.getData());
-    std::optional<ref::Tensor> weights = constantTensor(op.getB());
-    if (!t || !reshape->hasOneUse() || !weights)
+    if (!t || !reshape->hasOneUse())
+      return failure();
+    std::optional<FloatData> weights = constantData(op.getB());
+    if (!weights)
       return failure();
     ArrayRef<int64_t> perm = t.getPerm();
     auto zType = cast<RankedTensorType>(t.getData().getType());
@@ -293,17 +285,18 @@ struct AbsorbTransposeIntoGemm : public OpRewritePattern<GemmOp> {
     SmallVector<int64_t> tShape;
     for (int64_t p : perm.drop_front())
       tShape.push_back(zType.getDimSize(p));
-    int64_t k = weights->shape[0], n = weights->shape[1];
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
     SmallVector<int64_t> zStrides(shape.size(), 1);
     for (int64_t d = shape.size() - 2; d >= 0; --d)
       zStrides[d] = zStrides[d + 1] * shape[d + 1];
-    std::vector<float> rows(weights->data.size());
+    std::vector<float> rows(weights->size());
     SmallVector<int64_t> index(tShape.size(), 0);
     for (int64_t j = 0; j < k; ++j) {
       int64_t source = 0;
       for (size_t d = 0; d < tShape.size(); ++d)
         source += index[d] * zStrides[perm[d + 1] - 1];
-      std::copy_n(&weights->data[j * n], n, &rows[source * n]);
+      std::copy_n(weights->values().data() + j * n, n, &rows[source * n]);
       for (int64_t d = tShape.size() - 1; d >= 0; --d) {
         if (++index[d] < tShape[d])
           break;
@@ -316,7 +309,8 @@ struct AbsorbTransposeIntoGemm : public OpRewritePattern<GemmOp> {
         loc, shapeType, DenseElementsAttr::get(shapeType, ArrayRef<int64_t>{m, k}));
     Value flat = rewriter.create<ReshapeOp>(loc, reshape.getType(), t.getData(), flatShape,
                                             rewriter.getI64IntegerAttr(0));
-    Value b = makeConstant(rewriter, loc, ref::Tensor({k, n}, std::move(rows)));
+    Value b = makeConstant(rewriter, loc, ref::Tensor({k, n}, std::move(rows)),
+                           constantName(op.getB().getDefiningOp()));
     rewriter.replaceOpWithNewOp<GemmOp>(op, op.getType(), flat, b, op.getC(),
                                         op.getAlphaAttr(), op.getBetaAttr(),
                                         op.getTransAAttr(), op.getTransBAttr());
@@ -334,7 +328,10 @@ struct OnnxChannelsLastPass
                  SinkThroughBinary<AddOp>, SinkThroughBinary<SubOp>,
                  SinkThroughBinary<MulOp>, SinkThroughConcat, SinkThroughPad,
                  AbsorbTransposeIntoGemm>(&getContext());
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+    GreedyRewriteConfig config;
+    ConstantDataReleaser releaser(getOperation());
+    config.listener = &releaser;
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };

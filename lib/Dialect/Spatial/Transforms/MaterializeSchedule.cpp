@@ -36,41 +36,72 @@ int64_t numElements(Value value) {
   return cast<ShapedType>(value.getType()).getNumElements();
 }
 
-RankedTensorType pieceType(MLIRContext *context, const Fragment &f) {
-  auto f32 = Float32Type::get(context);
-  if (f.count == 1)
-    return RankedTensorType::get({f.length}, f32);
-  return RankedTensorType::get({f.count, f.length}, f32);
+/// A box of a flat buffer: `planes` planes of `count` rows of `length`
+/// elements, from `start`.
+struct Box {
+  int64_t start, length, count, stride, planes, planeStride;
+  SmallVector<int64_t> shape() const {
+    if (planes > 1)
+      return {planes, count, length};
+    if (count > 1)
+      return {count, length};
+    return {length};
+  }
+};
+
+Box valueBox(const Fragment &f) {
+  return {f.start, f.length, f.count, f.stride, f.planes, f.planeStride};
+}
+Box sourceBox(const Fragment &f) {
+  return {f.sourceStart, f.length, f.count, f.sourceStride, f.planes, f.sourcePlaneStride};
 }
 
-/// Whether the rows of a fragment form a box of the [n / stride, stride]
-/// view of a buffer of n elements.
-bool isBox(int64_t n, int64_t start, int64_t length, int64_t count,
-           int64_t stride) {
-  if (count == 1)
-    return true;
-  return stride >= length && n % stride == 0 && start % stride + length <= stride;
+/// The view of a buffer of n elements in which `box` is a rectangular slice,
+/// as (view shape, offsets), if there is one.
+std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> boxView(int64_t n,
+                                                                             const Box &box) {
+  if (box.planes == 1 && box.count == 1)
+    return std::pair{SmallVector<int64_t>{n}, SmallVector<int64_t>{box.start}};
+  if (box.stride < box.length || n % box.stride || box.start % box.stride + box.length > box.stride)
+    return std::nullopt;
+  if (box.planes == 1)
+    return std::pair{SmallVector<int64_t>{n / box.stride, box.stride},
+                     SmallVector<int64_t>{box.start / box.stride, box.start % box.stride}};
+  int64_t rowsPerPlane = box.planeStride / box.stride;
+  int64_t within = box.start % box.planeStride;
+  if (box.planeStride % box.stride || n % box.planeStride ||
+      within / box.stride + box.count > rowsPerPlane)
+    return std::nullopt;
+  return std::pair{SmallVector<int64_t>{n / box.planeStride, rowsPerPlane, box.stride},
+                   SmallVector<int64_t>{box.start / box.planeStride, within / box.stride,
+                                        within % box.stride}};
 }
 
-/// Splits fragments whose rows do not form a box, on the side of the value
-/// (n elements) and of its source (sourceElements), into single rows.
+/// Splits fragments into ones that are boxes on both sides: of the value (n
+/// elements) and of their source (global sources by rows or planes of rows
+/// only, as loads are).
 SmallVector<Fragment> boxes(ArrayRef<Fragment> fragments, int64_t n) {
   SmallVector<Fragment> result;
   for (const Fragment &f : fragments) {
-    bool sourceBox = f.source.isFill() ||
-                     isBox(numElements(f.source.value), f.sourceStart, f.length, f.count,
-                           f.sourceStride);
-    if (isBox(n, f.start, f.length, f.count, f.stride) && sourceBox) {
+    auto fits = [&](const Fragment &g) {
+      bool sourceFits = g.source.isFill() ||
+                        (!g.source.isCompute() && g.planes == 1) ||
+                        (g.source.isCompute() &&
+                         boxView(numElements(g.source.value), sourceBox(g)));
+      return sourceFits && boxView(n, valueBox(g)).has_value();
+    };
+    if (fits(f)) {
       result.push_back(f);
       continue;
     }
-    for (int64_t r = 0; r < f.count; ++r) {
-      Fragment row = f;
-      row.count = 1;
-      row.start = f.start + r * f.stride;
-      row.sourceStart = f.sourceStart + r * f.sourceStride;
-      row.stride = row.sourceStride = f.length;
-      result.push_back(row);
+    for (int64_t p = 0; p < f.planes; ++p) {
+      Fragment plane = f.plane(p);
+      if (fits(plane)) {
+        result.push_back(plane);
+        continue;
+      }
+      for (int64_t r = 0; r < plane.count; ++r)
+        result.push_back(plane.row(r));
     }
   }
   return result;
@@ -90,26 +121,21 @@ SmallVector<OpFoldResult> indices(OpBuilder &b, ArrayRef<int64_t> values) {
   return result;
 }
 
-/// The elements of a fragment taken from a local value `source` (n elements).
-Value extractPiece(OpBuilder &b, Location loc, Value source, int64_t start,
-                   int64_t length, int64_t count, int64_t stride) {
+/// The elements of `box` of a local value `source`, shaped as the box.
+Value extractBox(OpBuilder &b, Location loc, Value source, const Box &box) {
   int64_t n = numElements(source);
-  auto f32 = b.getF32Type();
-  if (count == 1) {
-    if (start == 0 && length == n)
-      return reshape(b, loc, source, {n});
-    Value flat = reshape(b, loc, source, {n});
-    return b.create<tensor::ExtractSliceOp>(
-        loc, RankedTensorType::get({length}, f32), flat, indices(b, {start}),
-        indices(b, {length}), indices(b, {1}));
-  }
-  if (stride == length && start == 0 && count * length == n)
-    return reshape(b, loc, source, {count, length});
-  Value rows = reshape(b, loc, source, {n / stride, stride});
+  SmallVector<int64_t> shape = box.shape();
+  if (box.start == 0 && box.length * box.count * box.planes == n &&
+      (box.count == 1 || box.stride == box.length) &&
+      (box.planes == 1 || box.planeStride == box.count * box.length))
+    return reshape(b, loc, source, shape);
+  auto [view, offsets] = *boxView(n, box);
+  Value viewed = reshape(b, loc, source, view);
+  SmallVector<int64_t> sizes(view.size() - shape.size(), 1);
+  llvm::append_range(sizes, shape);
   return b.create<tensor::ExtractSliceOp>(
-      loc, RankedTensorType::get({count, length}, f32), rows,
-      indices(b, {start / stride, start % stride}), indices(b, {count, length}),
-      indices(b, {1, 1}));
+      loc, RankedTensorType::get(shape, b.getF32Type()), viewed, indices(b, offsets),
+      indices(b, sizes), indices(b, SmallVector<int64_t>(view.size(), 1)));
 }
 
 struct Materializer {
@@ -123,7 +149,8 @@ struct Materializer {
   DenseMap<Value, Value> local;
   DenseMap<Value, int64_t> coreOfSource;
   /// Elements already brought to a core, so that two consumers share them.
-  std::map<std::tuple<int64_t, void *, int64_t, int64_t, int64_t, int64_t>, Value>
+  std::map<std::tuple<int64_t, void *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>,
+           Value>
       fetched;
   SmallVector<GlobalOp> inputs, outputs;
   std::map<std::pair<float, int64_t>, GlobalOp> fillRows;
@@ -169,32 +196,32 @@ struct Materializer {
 
   /// The elements of fragment `f` on core `id`.
   Value fetch(int64_t id, const Fragment &f, Location loc) {
-    auto key = std::make_tuple(id, f.source.value.getAsOpaquePointer(),
-                               f.sourceStart, f.length, f.count, f.sourceStride);
+    auto key = std::make_tuple(id, f.source.value.getAsOpaquePointer(), f.sourceStart,
+                               f.length, f.count, f.sourceStride, f.planes,
+                               f.sourcePlaneStride);
     bool reusable = !f.source.isFill();
     if (auto known = fetched.find(key); reusable && known != fetched.end())
       return known->second;
-    MLIRContext *context = module.getContext();
+    auto pieceType = RankedTensorType::get(valueBox(f).shape(), Float32Type::get(module.getContext()));
     Value piece;
     if (f.source.isFill()) {
       OpBuilder b = at(id);
       // lldi writes integers; other values are read from a row in global memory.
       float value = f.source.fill;
       if (value == std::trunc(value) && std::abs(value) <= 2147483648.0f)
-        piece = b.create<FillOp>(loc, pieceType(context, f), b.getF32FloatAttr(value));
+        piece = b.create<FillOp>(loc, pieceType, b.getF32FloatAttr(value));
       else
-        piece = b.create<LoadOp>(loc, pieceType(context, f), fillRow(value, f.length), 0, 0);
+        piece = b.create<LoadOp>(loc, pieceType, fillRow(value, f.length), 0, 0);
       return piece;
     }
     if (!f.source.isCompute()) {
       OpBuilder b = at(id);
-      piece = b.create<LoadOp>(loc, pieceType(context, f), globalOf(f.source),
-                               f.sourceStart, f.count > 1 ? f.sourceStride : 0);
+      piece = b.create<LoadOp>(loc, pieceType, globalOf(f.source), f.sourceStart,
+                               f.count > 1 ? f.sourceStride : 0);
     } else {
       int64_t from = coreOfSource.lookup(f.source.value);
       OpBuilder source = at(from);
-      Value data = extractPiece(source, loc, local.lookup(f.source.value),
-                                f.sourceStart, f.length, f.count, f.sourceStride);
+      Value data = extractBox(source, loc, local.lookup(f.source.value), sourceBox(f));
       if (from == id) {
         piece = data;
       } else {
@@ -216,8 +243,10 @@ struct Materializer {
     auto type = cast<RankedTensorType>(value.getType());
     int64_t n = type.getNumElements();
     SmallVector<Fragment> parts = boxes(*pieces, n);
-    if (parts.size() == 1 && parts[0].start == 0 && parts[0].numElements() == n &&
-        (parts[0].count == 1 || parts[0].stride == parts[0].length)) {
+    const Fragment &first = parts.front();
+    if (parts.size() == 1 && first.start == 0 && first.numElements() == n &&
+        (first.count == 1 || first.stride == first.length) &&
+        (first.planes == 1 || first.planeStride == first.count * first.length)) {
       Value piece = fetch(id, parts[0], loc);
       OpBuilder b = at(id);
       return reshape(b, loc, piece, type.getShape());
@@ -228,20 +257,19 @@ struct Materializer {
     OpBuilder b = at(id);
     Value buffer = b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{n}, b.getF32Type());
     for (const Fragment &f : parts) {
-      if (f.count == 1) {
-        Value piece = fetch(id, f, loc);
-        b = at(id);
-        buffer = b.create<tensor::InsertSliceOp>(loc, piece, buffer, indices(b, {f.start}),
-                                                 indices(b, {f.length}), indices(b, {1}));
-        continue;
-      }
-      Value rows = reshape(b, loc, buffer, {n / f.stride, f.stride});
+      // The view in which the piece is a box exists before the piece, so
+      // that the piece can be written into it.
+      auto [view, offsets] = *boxView(n, valueBox(f));
+      Value viewed = reshape(b, loc, buffer, view);
       Value piece = fetch(id, f, loc);
       b = at(id);
-      rows = b.create<tensor::InsertSliceOp>(
-          loc, piece, rows, indices(b, {f.start / f.stride, f.start % f.stride}),
-          indices(b, {f.count, f.length}), indices(b, {1, 1}));
-      buffer = reshape(b, loc, rows, {n});
+      SmallVector<int64_t> shape = valueBox(f).shape();
+      SmallVector<int64_t> sizes(view.size() - shape.size(), 1);
+      llvm::append_range(sizes, shape);
+      viewed = b.create<tensor::InsertSliceOp>(
+          loc, piece, viewed, indices(b, offsets), indices(b, sizes),
+          indices(b, SmallVector<int64_t>(view.size(), 1)));
+      buffer = reshape(b, loc, viewed, {n});
     }
     return reshape(b, loc, buffer, type.getShape());
   }
@@ -253,13 +281,17 @@ struct Materializer {
       return failure();
     int64_t n = numElements(value);
     StringRef output = outputs[index].getSymName();
-    for (const Fragment &f : boxes(*pieces, n)) {
-      int64_t id = f.source.isCompute() ? coreOfSource.lookup(f.source.value)
-                                        : fallbackCore;
-      Value piece = fetch(id, f, func.getLoc());
-      OpBuilder b = at(id);
-      b.create<StoreOp>(func.getLoc(), piece, output, f.start,
-                        f.count > 1 ? f.stride : 0);
+    for (const Fragment &whole : boxes(*pieces, n)) {
+      // A store writes rows one stride apart: planes are stored one by one.
+      for (int64_t p = 0; p < whole.planes; ++p) {
+        Fragment f = whole.planes > 1 ? whole.plane(p) : whole;
+        int64_t id = f.source.isCompute() ? coreOfSource.lookup(f.source.value)
+                                          : fallbackCore;
+        Value piece = fetch(id, f, func.getLoc());
+        OpBuilder b = at(id);
+        b.create<StoreOp>(func.getLoc(), piece, output, f.start,
+                          f.count > 1 ? f.stride : 0);
+      }
     }
     return success();
   }
