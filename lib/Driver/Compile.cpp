@@ -132,6 +132,7 @@ Object coreStatsJson(const CoreCodeStats &c) {
                 {"mvm", c.mvm},
                 {"vector", c.vector},
                 {"scalar", c.scalar},
+                {"register_operands", c.registerOperands},
                 {"setbw", c.setbw},
                 {"send", c.send},
                 {"send_bytes", c.sendBytes},

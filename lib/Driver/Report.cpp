@@ -79,8 +79,10 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
   auto inst = [&](llvm::StringRef key) { return count(r, "instructions", key); };
   os << llvm::formatv("instructions     {0} in all, at most {1} on core {2}\n",
                       inst("instructions"), inst("max_per_core"), inst("max_core"));
-  os << llvm::formatv("  mvm {0}, vector {1}, scalar {2}, setbw {3}\n", inst("mvm"),
-                      inst("vector"), inst("scalar"), inst("setbw"));
+  os << llvm::formatv("  mvm {0}, vector {1}, sldi {2} (for {3} register operands), "
+                      "setbw {4}\n",
+                      inst("mvm"), inst("vector"), inst("scalar"), inst("register_operands"),
+                      inst("setbw"));
   os << llvm::formatv("  send {0} ({1}), recv {2} ({3})\n", inst("send"),
                       bytes(inst("send_bytes")), inst("recv"), bytes(inst("recv_bytes")));
   os << llvm::formatv("  ld {0} ({1}), st {2} ({3}), copies {4} ({5})\n", inst("load"),

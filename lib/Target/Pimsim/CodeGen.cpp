@@ -44,6 +44,7 @@ CoreCodeStats CodeGenStats::total() const {
     t.mvm += c.mvm;
     t.vector += c.vector;
     t.scalar += c.scalar;
+    t.registerOperands += c.registerOperands;
     t.setbw += c.setbw;
     t.send += c.send;
     t.recv += c.recv;
@@ -119,6 +120,7 @@ public:
   /// A register holding `v`, loading it if none does; registers in `keep`
   /// are not reused.
   int get(int32_t v, std::initializer_list<int> keep = {}) {
+    ++stats.registerOperands;
     for (int r = 0; r < kCount; ++r)
       if (known[r] && value[r] == v) {
         touch(r);
@@ -133,6 +135,7 @@ public:
   int getPair(int64_t address, std::initializer_list<int> keep = {}) {
     int32_t high = static_cast<int32_t>(address >> 32);
     int32_t low = static_cast<int32_t>(address & 0xffffffff);
+    stats.registerOperands += 2;
     for (int r = 0; r + 1 < kCount; r += 2)
       if (known[r] && known[r + 1] && value[r] == high && value[r + 1] == low) {
         touch(r);

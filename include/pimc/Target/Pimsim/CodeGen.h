@@ -15,7 +15,10 @@ namespace pimc {
 struct CoreCodeStats {
   int64_t id = 0;
   int64_t instructions = 0;
-  int64_t mvm = 0, vector = 0, scalar = 0, setbw = 0;
+  int64_t mvm = 0, vector = 0, scalar = 0, setbw = 0; // scalar: sldi
+  /// Register operands that hold an address or a value, and so would need an
+  /// sldi each without register reuse.
+  int64_t registerOperands = 0;
   int64_t send = 0, recv = 0, sendBytes = 0, recvBytes = 0;
   int64_t load = 0, store = 0, loadBytes = 0, storeBytes = 0;
   int64_t copies = 0, copyBytes = 0; // lmv

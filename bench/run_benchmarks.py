@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Compile-time, memory and code-size benchmarks of the torchvision models.
+
+For each model (exported by export_models.py into OUT/models, kept between
+runs) this compiles it with the artifacts written, under /usr/bin/time -v, on
+the reference chip (chip-144, or chip-256 for vgg16), then times the
+functional simulation on the exported input. With --pimsim CHIPTEST it also
+runs pimsim-nn on the artifacts and reads its latency and energy.
+
+It prints one markdown table (and writes OUT/results.md and OUT/results.json):
+wall time and peak RSS of the compile, instructions by class, the address
+loads (sldi) against the register operands that would need one without
+register reuse, and the functional simulation time, each checked against
+issue 3's targets where it has one.
+
+Timings on a shared machine are noisy: compare runs made one after another.
+
+Usage: bench/run_benchmarks.py [OUT] [--models NAME ...] [--pimc PATH]
+       [--pimsim CHIPTEST] [--no-simulate]
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS = ["resnet18", "vgg16", "googlenet", "mobilenet_v2", "alexnet", "squeezenet1_0"]
+ARCH = {"vgg16": "chip-256.json"}
+# Issue 3: compile seconds and peak MiB, functional simulation seconds.
+TARGETS = {"resnet18": (2.0, 600.0, 10.0), "vgg16": (8.0, 1700.0, None)}
+
+
+def timed(command):
+    """Runs `command` under /usr/bin/time -v: (stdout, wall s, peak MiB)."""
+    result = subprocess.run(["/usr/bin/time", "-v"] + command,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit("failed: %s\n%s%s" % (" ".join(command), result.stdout, result.stderr))
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", result.stderr)
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr)
+    seconds = 0.0
+    for part in wall.group(1).split(":"):
+        seconds = seconds * 60 + float(part)
+    return result.stdout, seconds, int(rss.group(1)) / 1024
+
+
+def pimsim(chiptest, out):
+    started = time.monotonic()
+    result = subprocess.run([chiptest, out, os.path.join(out, "arch.json")],
+                            capture_output=True, text=True)
+    wall = time.monotonic() - started
+    latency = re.search(r"- latency:\s+(\S+) ms", result.stdout)
+    energy = re.search(r"- average energy:\s+(\S+) pJ", result.stdout)
+    if result.returncode != 0 or not latency:
+        return {"pimsim_error": (result.stdout + result.stderr)[-400:]}
+    return {"pimsim_latency_ms": float(latency.group(1)),
+            "pimsim_energy_mj": float(energy.group(1)) / 1e9 if energy else None,
+            "pimsim_wall_s": wall}
+
+
+def check(value, target):
+    if target is None or value is None:
+        return ""
+    return " ok" if value <= target else " OVER"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", default=os.path.join(ROOT, "build", "bench"))
+    parser.add_argument("--models", nargs="+", default=MODELS, choices=MODELS)
+    parser.add_argument("--pimc", default=os.path.join(ROOT, "build", "bin", "pimc"))
+    parser.add_argument("--pimsim", help="pimsim-nn's ChipTest, built outside the repository")
+    parser.add_argument("--no-simulate", action="store_true",
+                        help="skip the functional simulation")
+    args = parser.parse_args()
+
+    models = os.path.join(args.out, "models")
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "export_models.py"), models]
+                   + args.models, check=True)
+
+    rows = []
+    for name in args.models:
+        case = os.path.join(models, name)
+        out = os.path.join(args.out, "out", name)
+        arch = os.path.join(ROOT, "configs", ARCH.get(name, "chip-144.json"))
+        print("compiling %s" % name, file=sys.stderr)
+        _, wall, rss = timed([args.pimc, "compile", os.path.join(case, "model.onnx"),
+                              "--arch", arch, "-o", out, "-q"])
+        with open(os.path.join(out, "report.json")) as f:
+            report = json.load(f)
+        inst = report["instructions"]
+        row = {"model": name, "arch": os.path.basename(arch), "compile_s": wall,
+               "peak_mib": rss, "instructions": inst["instructions"], "mvm": inst["mvm"],
+               "vector": inst["vector"], "sldi": inst["scalar"],
+               "register_operands": inst["register_operands"],
+               "transfers": inst["send"] + inst["recv"] + inst["load"] + inst["store"],
+               "lmv": inst["copies"], "other": inst["other"] + inst["setbw"],
+               "cores": report["schedule"]["cores_used"]}
+        if not args.no_simulate:
+            inputs = os.path.join(case, "test_data_set_0")
+            _, row["simulate_s"], _ = timed([args.pimc, "simulate", out, "--inputs", inputs,
+                                             "--outputs", os.path.join(out, "outputs")])
+        if args.pimsim:
+            print("running pimsim-nn on %s" % name, file=sys.stderr)
+            row.update(pimsim(args.pimsim, out))
+        rows.append(row)
+
+    lines = ["| model | chip | compile s | peak MiB | instructions | mvm | vector | "
+             "sldi / register operands | transfers | lmv | other | cores | simulate s |"
+             + (" pimsim latency ms | energy mJ |" if args.pimsim else ""),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+             + ("---|---|" if args.pimsim else "")]
+    for r in rows:
+        target = TARGETS.get(r["model"], (None, None, None))
+        simulate = r.get("simulate_s")
+        line = ("| %s | %s | %.2f%s | %.0f%s | %d | %d | %d | %d / %d (%.0f%% reused) | %d | %d "
+                "| %d | %d | %s |" % (
+                    r["model"], r["arch"], r["compile_s"], check(r["compile_s"], target[0]),
+                    r["peak_mib"], check(r["peak_mib"], target[1]), r["instructions"],
+                    r["mvm"], r["vector"], r["sldi"], r["register_operands"],
+                    100.0 * (1 - r["sldi"] / max(r["register_operands"], 1)), r["transfers"],
+                    r["lmv"], r["other"], r["cores"],
+                    "-" if simulate is None else "%.2f%s" % (simulate, check(simulate, target[2]))))
+        if args.pimsim:
+            if "pimsim_latency_ms" in r:
+                line += " %.3f | %.3f |" % (r["pimsim_latency_ms"], r["pimsim_energy_mj"] or 0)
+            else:
+                line += " failed | - |"
+        lines.append(line)
+    table = "\n".join(lines)
+    print(table)
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write(table + "\n")
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
