@@ -12,6 +12,7 @@
 #include "pimc/Frontend/OnnxImporter.h"
 #include "pimc/InitAll.h"
 #include "pimc/Support/Locations.h"
+#include "pimc/Simulator/Timing.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 #include "pimc/Target/Pimsim/CodeGen.h"
 
@@ -94,6 +95,39 @@ Object graphStats(ModuleOp module, const Arch &arch) {
   return Object{{"compute_instances", computes}, {"compute_batches", batches},
                 {"lanes", lanes},                {"weight_tiles", tiles},
                 {"crossbars", crossbars},        {"batches", std::move(batchList)}};
+}
+
+/// Where the time of one inference goes, core by core and in all.
+Object timingStats(const sim::Timing &timing) {
+  Array cores;
+  sim::CoreTiming total;
+  int64_t slowest = 0;
+  for (auto [id, c] : llvm::enumerate(timing.cores)) {
+    if (c.finishNs > timing.cores[slowest].finishNs)
+      slowest = id;
+    total.computeNs += c.computeNs;
+    total.transferNs += c.transferNs;
+    total.rendezvousNs += c.rendezvousNs;
+    total.memoryWaitNs += c.memoryWaitNs;
+    total.eventWaitNs += c.eventWaitNs;
+    if (!c.instructions)
+      continue;
+    cores.push_back(Object{{"id", (int64_t)id},
+                           {"finish_ns", c.finishNs},
+                           {"compute_ns", c.computeNs},
+                           {"transfer_ns", c.transferNs},
+                           {"rendezvous_ns", c.rendezvousNs},
+                           {"memory_wait_ns", c.memoryWaitNs},
+                           {"event_wait_ns", c.eventWaitNs}});
+  }
+  return Object{{"latency_ns", timing.latencyNs},
+                {"slowest_core", slowest},
+                {"compute_ns", total.computeNs},
+                {"transfer_ns", total.transferNs},
+                {"rendezvous_ns", total.rendezvousNs},
+                {"memory_wait_ns", total.memoryWaitNs},
+                {"event_wait_ns", total.eventWaitNs},
+                {"cores", std::move(cores)}};
 }
 
 /// The PEFT placement of every compute and the schedule's length.
@@ -334,6 +368,12 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
       {"active_cores", activeCores},
       {"physical_cores", arch->coreCount},
       {"local_memory_bytes_per_core", arch->localMemory.memorySize}};
+  // When the chip finishes: the programs replayed with its timing model.
+  llvm::Expected<sim::Timing> timing = sim::replayTiming(options.outputDir, *arch);
+  if (!timing)
+    return fail("the timing replay of the program failed: " +
+                llvm::toString(timing.takeError()));
+  report["timing"] = timingStats(*timing);
   report["pimc"] = "pimc 0.1";
   report["model"] = options.modelPath;
   report["arch"] = arch->path.empty() ? "built-in chip-144" : arch->path;

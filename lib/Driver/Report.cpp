@@ -77,6 +77,24 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                       count(r, "schedule", "cores_used"),
                       number(r, "schedule", "critical_path_ns") / 1000);
   auto inst = [&](llvm::StringRef key) { return count(r, "instructions", key); };
+  if (const Object *t = r.getObject("timing")) {
+    // Core-time totals: what the cores did while the inference ran.
+    double all = t->getNumber("compute_ns").value_or(0) +
+                 t->getNumber("transfer_ns").value_or(0) +
+                 t->getNumber("rendezvous_ns").value_or(0) +
+                 t->getNumber("memory_wait_ns").value_or(0) +
+                 t->getNumber("event_wait_ns").value_or(0);
+    auto share = [&](llvm::StringRef key) {
+      return all > 0 ? 100 * t->getNumber(key).value_or(0) / all : 0.0;
+    };
+    os << llvm::formatv("latency          {0:f3} ms (timing replay; the slowest core is {1})\n",
+                        t->getNumber("latency_ns").value_or(0) / 1e6,
+                        t->getInteger("slowest_core").value_or(0));
+    os << llvm::formatv("  busy cores' time: compute {0:f0}%, transfers {1:f0}%, waiting for a "
+                        "peer {2:f0}%, for memory or NoC {3:f0}%, for events {4:f0}%\n",
+                        share("compute_ns"), share("transfer_ns"), share("rendezvous_ns"),
+                        share("memory_wait_ns"), share("event_wait_ns"));
+  }
   os << llvm::formatv("instructions     {0} in all, at most {1} on core {2}\n",
                       inst("instructions"), inst("max_per_core"), inst("max_core"));
   os << llvm::formatv("  mvm {0}, vector {1}, sldi {2} (for {3} register operands), "

@@ -12,6 +12,7 @@
 #define PIMC_LIB_SIMULATOR_MACHINE_H
 
 #include "pimc/Simulator/Simulator.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
 #include "pimc/Target/Pimsim/Isa.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -90,6 +91,9 @@ struct LoadedProgram {
   std::vector<CoreProgram> cores;              // core_cnt of config.json, by id
   std::unique_ptr<llvm::MemoryBuffer> weights; // weights.bin, which groups point into
 };
+
+/// Reads and checks the artifacts in `directory` (and its `manifest`).
+llvm::Expected<LoadedProgram> loadProgram(llvm::StringRef directory, Manifest &manifest);
 
 /// Executes every core until all finish; `global` holds
 /// geometry.globalBytes / elementBytes slots. Fills the statistics of

@@ -577,13 +577,13 @@ static llvm::Error readOutputs(const Manifest &m, const Memory &global, Result &
   return llvm::Error::success();
 }
 
-llvm::Expected<Result> pimc::sim::simulate(llvm::StringRef directory,
-                                           const std::vector<frontend::TensorData> &inputs,
-                                           const Options &options) {
-  llvm::Expected<Manifest> manifest = Manifest::read(directory);
-  if (!manifest)
-    return manifest.takeError();
-  const Manifest &m = *manifest;
+llvm::Expected<LoadedProgram> detail::loadProgram(llvm::StringRef directory,
+                                                  Manifest &manifest) {
+  llvm::Expected<Manifest> read = Manifest::read(directory);
+  if (!read)
+    return read.takeError();
+  manifest = std::move(*read);
+  const Manifest &m = manifest;
   if (m.localMemoryBytes <= 0 || m.globalMemoryBytes < 0 || m.crossbarsPerCore < 0 ||
       m.xbarRows < 0 || m.outputsPerCrossbar < 0)
     return fail("the manifest's memory sizes and crossbar geometry must not be negative, and "
@@ -606,14 +606,23 @@ llvm::Expected<Result> pimc::sim::simulate(llvm::StringRef directory,
     if (llvm::Error error = loadCore(ctx, (*paths)[id], program.cores[id]))
       return std::move(error);
   }
+  return program;
+}
 
+llvm::Expected<Result> pimc::sim::simulate(llvm::StringRef directory,
+                                           const std::vector<frontend::TensorData> &inputs,
+                                           const Options &options) {
+  Manifest m;
+  llvm::Expected<LoadedProgram> program = loadProgram(directory, m);
+  if (!program)
+    return program.takeError();
   Memory global;
   if (!global.allocate(m.globalMemoryBytes / m.elementBytes))
     return fail(formatv("cannot allocate the {0}-byte global memory", m.globalMemoryBytes));
   if (llvm::Error error = placeInputs(directory, m, inputs, global))
     return std::move(error);
   Result result;
-  if (llvm::Error error = execute(program, global, options, result))
+  if (llvm::Error error = execute(*program, global, options, result))
     return std::move(error);
   if (llvm::Error error = readOutputs(m, global, result))
     return std::move(error);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Simulator/Simulator.h"
+#include "pimc/Simulator/Timing.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 #include "pimc/Target/Pimsim/Isa.h"
 
@@ -746,3 +747,77 @@ TEST_F(SimulatorTest, WideElementsMustBeAligned) {
                                                 "4-byte element"}));
 }
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Timing replay
+//===----------------------------------------------------------------------===//
+
+// Finish times pimsim-nn (HEAPLab fork) reported for these programs on
+// chip-144, each core starting with setbw and seven sldi.
+class TimingTest : public SimulatorTest {
+protected:
+  Program start() const {
+    Program p = {Instruction::setbw(8, 8)};
+    for (int r = 1; r <= 7; ++r)
+      p.push_back(Instruction::sldi(r, 0));
+    return p;
+  }
+  Program with(Program p, const Program &more) const {
+    append(p, more);
+    return p;
+  }
+  Program adds(int n) const {
+    return Program(n, vec(Opcode::Vvadd, 1, 2, 3, 64));
+  }
+  /// Replays `programs` and checks each core's finish time against what
+  /// pimsim-nn measured, within 1% (at least 4 ns).
+  void expectFinish(const std::vector<Program> &programs, const std::vector<double> &measured,
+                    std::vector<ArrayGroupInfo> groups = {}) {
+    Manifest m = makeManifest(int(programs.size()));
+    m.cores[0].groups = groups;
+    if (!groups.empty())
+      writeFloats(kWeightsFile, std::vector<float>(groups[0].rows * groups[0].cols, 1.0f));
+    writeAll(m, programs);
+    llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+    ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
+    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch);
+    ASSERT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
+    ASSERT_EQ(timing->cores.size(), measured.size());
+    double latest = 0;
+    for (size_t core = 0; core < measured.size(); ++core) {
+      EXPECT_NEAR(timing->cores[core].finishNs, measured[core],
+                  std::max(4.0, 0.01 * measured[core]))
+          << "core " << core;
+      latest = std::max(latest, measured[core]);
+    }
+    EXPECT_NEAR(timing->latencyNs, latest, std::max(4.0, 0.01 * latest));
+  }
+};
+
+TEST_F(TimingTest, ComputeInstructions) {
+  expectFinish({with(start(), adds(10))}, {808});
+  Program mvms = {Instruction::setbw(8, 8), Instruction::sldi(1, 0), Instruction::sldi(2, 0),
+                  Instruction::sldi(3, 0)};
+  append(mvms, Program(200, Instruction::mvmul(1, 2, 8, 0)));
+  expectFinish({mvms}, {373606}, {{4, 8, 8, 0}});
+}
+
+TEST_F(TimingTest, RendezvousWaitsForTheLaterSide) {
+  Instruction send = Instruction::send(4, 1, 256), recv = Instruction::recv(5, 0, 256);
+  expectFinish({with(start(), {send}), with(start(), {recv})}, {100, 252});
+  expectFinish({with(start(), {send}), with(with(start(), adds(10)), {recv})}, {896, 1048});
+  expectFinish({with(with(start(), adds(10)), {send}), with(start(), {recv})}, {900, 1052});
+  // The receiver meets its two senders one after the other.
+  expectFinish({with(start(), {Instruction::send(4, 2, 256)}),
+                with(start(), {Instruction::send(4, 2, 256)}),
+                with(start(), {Instruction::recv(5, 0, 256), Instruction::recv(5, 1, 256)})},
+               {104, 358, 510});
+}
+
+TEST_F(TimingTest, GlobalMemoryServesOneRequestAtATime) {
+  expectFinish({with(start(), {ld(5, 6, 1024)})}, {1787});
+  expectFinish({with(start(), {st(6, 5, 1024)})}, {2413});
+  // Core 1 is nearer the global memory: its request is served first.
+  expectFinish({with(start(), {ld(5, 6, 1024)}), with(start(), {ld(5, 6, 1024)})},
+               {3067, 1787});
+}

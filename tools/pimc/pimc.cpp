@@ -10,6 +10,7 @@
 
 #include "pimc/Driver/Driver.h"
 #include "pimc/Simulator/Simulator.h"
+#include "pimc/Simulator/Timing.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "mlir/IR/AsmState.h"
@@ -128,6 +129,17 @@ static int runSimulate() {
     llvm::outs() << "wrote " << path << "\n";
   }
   llvm::outs() << result->executed << " instructions executed\n";
+  // The chip's time for it, from the architecture file written beside it.
+  llvm::SmallString<256> archPath(programDir);
+  llvm::sys::path::append(archPath, "arch.json");
+  llvm::Expected<Arch> arch = Arch::load(archPath);
+  if (!arch)
+    return error(llvm::toString(arch.takeError()));
+  llvm::Expected<sim::Timing> timing = sim::replayTiming(programDir, *arch);
+  if (!timing)
+    return error(llvm::toString(timing.takeError()));
+  llvm::outs() << llvm::formatv("latency {0:f3} ms on the chip (timing replay)\n",
+                                timing->latencyNs / 1e6);
   return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace pimc::lowering {
 
@@ -43,6 +44,9 @@ struct LoweringContext {
   const Arch &arch;
   mlir::SymbolTable &symbols;
   mlir::ModuleOp module;
+  /// The planned number of bands (copies of its weights) of each window
+  /// operation; at least one.
+  llvm::DenseMap<mlir::Operation *, int64_t> bands;
 
   /// A new constant global holding `value`.
   spat::GlobalOp addGlobal(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
@@ -94,6 +98,14 @@ mlir::Value lowerElementwise(
 mlir::Value sumTree(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
                     const LoweringContext &lowering, llvm::ArrayRef<mlir::Value> terms,
                     std::optional<RowOperand> bias, mlir::RankedTensorType type);
+
+/// How many bands of output rows each convolution and pooling of `module`
+/// is cut into. Every band holds its own copy of the weights, so bands run
+/// on different cores at once: the free crossbars of the chip go to the
+/// copies that shorten one inference most (layers run one after another, so
+/// the sum over layers of a band's time is what is minimized).
+llvm::DenseMap<mlir::Operation *, int64_t> planWindowBands(mlir::ModuleOp module,
+                                                           const Arch &arch);
 
 /// Patterns of convolutions and pooling (channels-last forms).
 void populateWindowPatterns(mlir::RewritePatternSet &patterns, LoweringContext &lowering);

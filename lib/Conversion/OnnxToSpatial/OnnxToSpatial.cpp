@@ -707,7 +707,7 @@ struct ConvertOnnxToSpatialPass
     if (!arch)
       return signalPassFailure();
     SymbolTable symbols(module);
-    LoweringContext lowering{*arch, symbols, module};
+    LoweringContext lowering{*arch, symbols, module, planWindowBands(module, *arch)};
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
     target.addLegalDialect<SpatDialect, tensor::TensorDialect, arith::ArithDialect,

@@ -17,7 +17,11 @@
 
 #include "Lowering.h"
 
+#include "pimc/Arch/CostModel.h"
 #include "pimc/Support/Constants.h"
+
+#include <cmath>
+#include <queue>
 
 #include <numeric>
 
@@ -125,10 +129,11 @@ struct Band {
   }
 };
 
-/// Bands of output rows such that a band's input and output (`outChannels`
-/// per pixel) take at most about a quarter of a core's local memory.
+/// At least `planned` bands of output rows, and so many that a band's input
+/// and output (`outChannels` per pixel) take at most about a quarter of a
+/// core's local memory.
 SmallVector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
-                          int64_t outChannels, const Arch &arch) {
+                          int64_t outChannels, const Arch &arch, int64_t planned) {
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
@@ -138,7 +143,7 @@ SmallVector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
     auto [first, end] = w.inputRows(0, rows);
     return (end - first) * rowBytes + rows * pixelsPerRow * outChannels * arch.outputBytes();
   };
-  int64_t rowsPerBand = w.out[0];
+  int64_t rowsPerBand = (w.out[0] + planned - 1) / std::max<int64_t>(planned, 1);
   while (rowsPerBand > 1 && bytes(rowsPerBand) > budget)
     rowsPerBand = (rowsPerBand + 1) / 2;
   SmallVector<Band> bands;
@@ -251,6 +256,25 @@ Value sum(OpBuilder &b, Location loc, ArrayRef<Value> terms) {
   return total;
 }
 
+/// How a [patch, og] weight matrix is cut into crossbar tiles: row tiles of
+/// a crossbar's rows, and column blocks of `width` outputs that each fit one
+/// array group.
+struct DenseTiling {
+  int64_t rowTiles, blocks, width;
+  int64_t columns(int64_t block, int64_t og) const {
+    return std::min(width, og - block * width);
+  }
+};
+
+DenseTiling denseTiling(const Arch &arch, int64_t patch, int64_t og) {
+  int64_t perCrossbar = arch.outputsPerCrossbar();
+  int64_t maxCols = arch.groupCrossbarLimit() * perCrossbar;
+  int64_t blocks = (og + maxCols - 1) / maxCols;
+  int64_t width = ((og + blocks - 1) / blocks + perCrossbar - 1) / perCrossbar * perCrossbar;
+  return {(patch + arch.matrix.xbarRows - 1) / arch.matrix.xbarRows,
+          (og + width - 1) / width, width};
+}
+
 /// A dense convolution of one group: input channels [c0, c0 + cg), its
 /// weights a [K * cg, og] matrix in (kernel position, channel) row order.
 SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location loc,
@@ -261,11 +285,8 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
   MLIRContext *context = rewriter.getContext();
   int64_t patch = w.kernelPositions() * cg;
   int64_t tileRows = arch.matrix.xbarRows, perCrossbar = arch.outputsPerCrossbar();
-  int64_t maxCols = arch.groupCrossbarLimit() * perCrossbar;
-  int64_t blocks = (og + maxCols - 1) / maxCols;
-  int64_t width = ((og + blocks - 1) / blocks + perCrossbar - 1) / perCrossbar * perCrossbar;
-  blocks = (og + width - 1) / width;
-  int64_t rowTiles = (patch + tileRows - 1) / tileRows;
+  DenseTiling tiling = denseTiling(arch, patch, og);
+  int64_t rowTiles = tiling.rowTiles, blocks = tiling.blocks, width = tiling.width;
   SmallVector<Segment> segments = windowSegments(w, c0, cg);
   auto weightsRef = FlatSymbolRefAttr::get(weights.getSymNameAttr());
 
@@ -274,7 +295,7 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
     int64_t lanes = band.lanes();
     SmallVector<Value> columnBlocks;
     for (int64_t c = 0; c < blocks; ++c) {
-      int64_t col = c * width, cols = std::min(width, og - col);
+      int64_t col = c * width, cols = tiling.columns(c, og);
       int64_t crossbars = (cols + perCrossbar - 1) / perCrossbar;
       int64_t tilesPerCompute =
           std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars);
@@ -355,7 +376,8 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
     int64_t positions = w.kernelPositions();
     std::string name = nameOf(op, "conv");
     Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, 0.0f);
-    SmallVector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch);
+    SmallVector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch,
+                                      lowering.bands.lookup(op));
     Value biasValue =
         bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
 
@@ -448,7 +470,8 @@ struct LowerPool : public LoweringPattern<PoolOp> {
     LoweringContext &lowering = this->lowering;
     int64_t channels = w.channels, positions = w.kernelPositions();
     Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, isMax ? kMaxPoolPad : 0.0f);
-    SmallVector<Band> bands = bandsOf(rewriter, loc, padded, w, channels, lowering.arch);
+    SmallVector<Band> bands = bandsOf(rewriter, loc, padded, w, channels, lowering.arch,
+                                      lowering.bands.lookup(op));
     std::string name = nameOf(op, "pool");
 
     SmallVector<Value> bandResults;
@@ -583,6 +606,108 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
   }
 };
 } // namespace
+
+DenseMap<Operation *, int64_t> lowering::planWindowBands(ModuleOp module, const Arch &arch) {
+  CostModel cost(arch);
+  int64_t perCore = arch.matrix.xbarArrayCount;
+  // Crossbars a copy takes once packed onto cores: a copy of more than half
+  // a core's crossbars leaves the rest of that core unused.
+  auto packed = [&](int64_t crossbars) -> double {
+    if (crossbars == 0)
+      return 0;
+    if (crossbars >= perCore)
+      return double((crossbars + perCore - 1) / perCore * perCore);
+    return double(perCore) / double(perCore / crossbars);
+  };
+  struct Layer {
+    Operation *op;
+    double work = 0; // ns of all output pixels on one core
+    int64_t crossbars = 0, maxBands = 1, bands = 1;
+    double bandNs() const { return work / bands; }
+  };
+  std::vector<Layer> layers;
+  module.walk([&](Operation *op) {
+    if (!isa<onnx::ConvOp, onnx::MaxPoolOp, onnx::AveragePoolOp>(op))
+      return;
+    auto x = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto y = cast<RankedTensorType>(op->getResult(0).getType());
+    if (x.getRank() < 3 || y.getRank() != x.getRank())
+      return;
+    int64_t pixels = y.getNumElements() / y.getShape().back();
+    int64_t channels = x.getShape().back();
+    Layer layer{op};
+    layer.maxBands = y.getDimSize(1);
+    if (auto conv = dyn_cast<onnx::ConvOp>(op)) {
+      auto wType = cast<RankedTensorType>(conv.getW().getType());
+      int64_t positions = wType.getNumElements() / (wType.getDimSize(0) * wType.getDimSize(1));
+      int64_t group = conv.getGroup(), cg = wType.getDimSize(1);
+      int64_t og = wType.getDimSize(0) / group;
+      double pixelNs = 0;
+      if (cg == 1 && og == 1) {
+        pixelNs = positions * 2 * cost.vectorNs(2, channels);
+      } else {
+        DenseTiling tiling = denseTiling(arch, positions * cg, og);
+        int64_t rows = arch.matrix.xbarRows * arch.inputBytes();
+        for (int64_t c = 0; c < tiling.blocks; ++c) {
+          int64_t cols = tiling.columns(c, og);
+          int64_t crossbars = (cols + arch.outputsPerCrossbar() - 1) / arch.outputsPerCrossbar();
+          layer.crossbars += group * tiling.rowTiles * crossbars;
+          // An mvm per row tile, its input gathered by a copy, and the sum
+          // of the partial products.
+          pixelNs += group * tiling.rowTiles *
+                     (cost.mvmNs(crossbars) + cost.localReadNs(rows) + cost.localWriteNs(rows) +
+                      cost.vectorNs(2, cols));
+        }
+      }
+      layer.work = pixels * pixelNs;
+    } else {
+      auto kernel = op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape");
+      int64_t positions = 1;
+      for (int64_t k : kernel ? kernel.asArrayRef() : ArrayRef<int64_t>())
+        positions *= k;
+      layer.work = pixels * positions * cost.vectorNs(2, channels);
+    }
+    layers.push_back(layer);
+  });
+
+  double budget = 0.8 * arch.coreCount * perCore, used = 0;
+  for (const Layer &layer : layers)
+    used += packed(layer.crossbars);
+  // Marginal analysis: the next copy goes where it saves the most time per
+  // crossbar, while the chip has crossbars for it.
+  auto gain = [&](const Layer &l) {
+    return (l.work / l.bands - l.work / (l.bands + 1)) / packed(l.crossbars);
+  };
+  auto lower = [&](unsigned a, unsigned b) { return gain(layers[a]) < gain(layers[b]); };
+  std::priority_queue<unsigned, std::vector<unsigned>, decltype(lower)> next(lower);
+  for (unsigned i = 0; i < layers.size(); ++i)
+    if (layers[i].crossbars > 0 && layers[i].maxBands > 1)
+      next.push(i);
+  while (!next.empty() && used <= budget) {
+    unsigned i = next.top();
+    next.pop();
+    Layer &layer = layers[i];
+    if (used + packed(layer.crossbars) > budget)
+      continue;
+    used += packed(layer.crossbars);
+    if (++layer.bands < layer.maxBands)
+      next.push(i);
+  }
+  // Work without weights is cut as finely as the slowest band of a layer
+  // with weights, so that it does not stand out either.
+  double slowest = 0;
+  for (const Layer &layer : layers)
+    if (layer.crossbars > 0)
+      slowest = std::max(slowest, layer.bandNs());
+  DenseMap<Operation *, int64_t> plan;
+  for (Layer &layer : layers) {
+    if (layer.crossbars == 0 && slowest > 0)
+      layer.bands = std::clamp<int64_t>(std::ceil(layer.work / slowest), 1,
+                                        std::min(layer.maxBands, arch.coreCount));
+    plan[layer.op] = layer.bands;
+  }
+  return plan;
+}
 
 void lowering::populateWindowPatterns(RewritePatternSet &patterns,
                                       LoweringContext &lowering) {

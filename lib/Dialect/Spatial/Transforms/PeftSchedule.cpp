@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <queue>
+#include <set>
 
 namespace pimc::spat {
 #define GEN_PASS_DEF_SPATPEFTSCHEDULE
@@ -121,6 +122,25 @@ struct SpatPeftSchedulePass
         return ra != rb ? ra < rb : a > b;
       };
       std::priority_queue<unsigned, std::vector<unsigned>, decltype(lower)> ready(lower);
+      // Computes with more than half a core's crossbars cannot share a core:
+      // a placement must leave a core for each one not placed yet.
+      int64_t perCore = arch.matrix.xbarArrayCount;
+      auto isLarge = [&](const Task &task) { return 2 * task.crossbars > perCore; };
+      std::multiset<int64_t, std::greater<>> largeUnplaced;
+      for (const Task &task : tasks)
+        if (isLarge(task))
+          largeUnplaced.insert(task.crossbars);
+      auto leavesRoomForLarge = [&](int64_t core, int64_t crossbars) {
+        SmallVector<int64_t> free(freeCrossbars.begin(), freeCrossbars.end());
+        free[core] -= crossbars;
+        size_t needed = std::min(largeUnplaced.size(), free.size());
+        std::partial_sort(free.begin(), free.begin() + needed, free.end(), std::greater<>());
+        auto demand = largeUnplaced.begin();
+        for (size_t i = 0; i < largeUnplaced.size(); ++i, ++demand)
+          if (i >= free.size() || *demand > free[i])
+            return false;
+        return true;
+      };
       for (unsigned t = 0; t < tasks.size(); ++t)
         if (!tasks[t].pendingPreds)
           ready.push(t);
@@ -129,8 +149,13 @@ struct SpatPeftSchedulePass
         unsigned t = ready.top();
         ready.pop();
         Task &task = tasks[t];
-        int64_t best = -1;
-        double bestStart = 0, bestFinish = 0;
+        if (isLarge(task))
+          largeUnplaced.erase(largeUnplaced.find(task.crossbars));
+        struct Candidate {
+          int64_t core;
+          double start, finish;
+        };
+        SmallVector<Candidate> candidates;
         for (int64_t p = 0; p < arch.coreCount; ++p) {
           if (freeCrossbars[p] < task.crossbars ||
               resident[p] + task.inputBytes + task.outputBytes > memoryLimit)
@@ -145,12 +170,26 @@ struct SpatPeftSchedulePass
           }
           double finish = start + task.cost +
                           (task.globalBytes ? cost.loadNs(p, task.globalBytes) : 0);
-          // O_EFT = EFT + OCT; OCT is the same on every core.
-          if (best < 0 || finish < bestFinish) {
-            best = p;
-            bestStart = start;
-            bestFinish = finish;
-          }
+          candidates.push_back({p, start, finish});
+        }
+        // O_EFT = EFT + OCT; OCT is the same on every core, so the earliest
+        // finish wins, among the cores that leave room for the large
+        // computes to come (or the earliest of all when none does).
+        llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
+          return a.finish < b.finish;
+        });
+        int64_t best = -1;
+        double bestStart = 0, bestFinish = 0;
+        if (!candidates.empty()) {
+          const Candidate *chosen = &candidates.front();
+          for (const Candidate &c : candidates)
+            if (leavesRoomForLarge(c.core, task.crossbars)) {
+              chosen = &c;
+              break;
+            }
+          best = chosen->core;
+          bestStart = chosen->start;
+          bestFinish = chosen->finish;
         }
         if (best < 0) {
           int64_t freeTotal = 0, mostFree = 0;

@@ -1,0 +1,51 @@
+//===- Timing.h - when a compiled program finishes on the chip --*- C++ -*-===//
+//
+// Replays a compiled program directory with pimsim-nn's timing model (target
+// spec, section 6): every core issues its instructions in order, one at a
+// time (rob_size 1); local and global memory accesses, vector and crossbar
+// work take what the architecture file says; a send waits for its receiver
+// (the rendezvous of ready messages), each core's NoC switch carries one
+// message at a time and the global memory serves one request at a time. It
+// computes no values, so it needs no inputs.
+//
+// The replay tells when each core finishes and where its time went, which
+// is what the report uses to say why a program is fast or slow.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIMC_SIMULATOR_TIMING_H
+#define PIMC_SIMULATOR_TIMING_H
+
+#include "pimc/Arch/Arch.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace pimc::sim {
+
+/// Where one core's time went, in ns.
+struct CoreTiming {
+  double finishNs = 0;
+  double computeNs = 0;    // crossbar, vector, scalar and local copies
+  double transferNs = 0;   // its own part of ld, st, send and recv
+  double rendezvousNs = 0; // blocked in send or recv until the peer is there
+  double memoryWaitNs = 0; // queued for the global memory or its NoC switch
+  double eventWaitNs = 0;  // blocked in wait
+  uint64_t instructions = 0;
+};
+
+struct Timing {
+  double latencyNs = 0; // when the last core finishes: one inference
+  std::vector<CoreTiming> cores;
+};
+
+/// Replays the program in `directory` on `arch` for one inference (pimsim-nn's
+/// latency mode).
+llvm::Expected<Timing> replayTiming(llvm::StringRef directory, const Arch &arch);
+
+} // namespace pimc::sim
+
+#endif // PIMC_SIMULATOR_TIMING_H

@@ -1,0 +1,310 @@
+//===- Timing.cpp - replay of a compiled program's timing -----------------===//
+//
+// Cores advance one instruction at a time. Work that touches nothing shared
+// is added to the core's clock at once; an instruction that meets another
+// core or a shared resource (ld, st, send, recv, sync, wait) is handled when
+// its core is the earliest one left, so that the global memory and the NoC
+// switches serve requests in the order of their times.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pimc/Simulator/Timing.h"
+
+#include "Machine.h"
+
+#include "pimc/Arch/CostModel.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <queue>
+
+using namespace pimc;
+using namespace pimc::sim;
+using namespace pimc::sim::detail;
+using isa::Opcode;
+
+namespace {
+
+enum class Blocked { No, Send, Recv, Wait };
+
+struct Core {
+  const CoreProgram *program = nullptr;
+  size_t pc = 0;
+  double t = 0;
+  Blocked blocked = Blocked::No;
+  int64_t partner = -1;
+  double since = 0;        // when the blocking instruction was issued
+  double readyArrives = 0; // a blocked send's ready message, at the receiver
+  double switchFree = 0;   // when this core's NoC switch is free again
+  std::vector<std::vector<double>> events; // sync arrivals per event register
+  CoreTiming timing;
+  bool done() const { return pc == program->ops.size(); }
+};
+
+class Replay {
+public:
+  Replay(const LoadedProgram &program, const Arch &arch)
+      : program(program), arch(arch), cost(arch), gm(arch.globalNode()) {}
+
+  llvm::Expected<Timing> run() {
+    cores.resize(program.cores.size());
+    for (size_t i = 0; i < cores.size(); ++i) {
+      cores[i].program = &program.cores[i];
+      cores[i].events.resize(32);
+      if (!cores[i].done())
+        schedule(i);
+    }
+    while (!queue.empty()) {
+      auto [t, id] = queue.top();
+      queue.pop();
+      Core &c = cores[id];
+      if (c.blocked != Blocked::No || t != c.t || c.done())
+        continue;
+      advance(id);
+    }
+    Timing timing;
+    for (size_t i = 0; i < cores.size(); ++i) {
+      const Core &c = cores[i];
+      if (!c.done())
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            llvm::formatv("the timing replay stops with core {0} blocked at pc {1} (a {2} "
+                          "that never completes)",
+                          i, c.pc, isa::opcodeName(c.program->ops[c.pc].code)));
+      CoreTiming ct = c.timing;
+      ct.finishNs = c.t;
+      timing.latencyNs = std::max(timing.latencyNs, c.t);
+      timing.cores.push_back(ct);
+    }
+    return timing;
+  }
+
+private:
+  using Entry = std::pair<double, size_t>;
+
+  void schedule(size_t id) { queue.push({cores[id].t, id}); }
+
+  // What an instruction takes beyond its own work (measured on pimsim-nn:
+  // 2 cycles for compute, 4 for transfers).
+  double issueNs() const { return 2 * arch.corePeriod; }
+  double transferIssueNs() const { return 4 * arch.corePeriod; }
+  double noc(int64_t from, int64_t to, int64_t bytes) const {
+    return cost.nocNs(from, to, bytes);
+  }
+
+  /// Time of an instruction that involves no other core, or -1.
+  double localNs(const Core &c, const Op &op) const {
+    switch (op.code) {
+    case Opcode::Nop:
+      return 0;
+    case Opcode::Sldi:
+    case Opcode::Sld:
+    case Opcode::Sadd:
+    case Opcode::Ssub:
+    case Opcode::Smul:
+    case Opcode::Saddi:
+    case Opcode::Smuli:
+    case Opcode::Setbw:
+      return arch.corePeriod;
+    case Opcode::Mvmul:
+      return cost.mvmNs(c.program->groups[op.a].crossbars) + issueNs();
+    case Opcode::Vvadd:
+    case Opcode::Vvsub:
+    case Opcode::Vvmul:
+    case Opcode::Vvdmul:
+    case Opcode::Vvmax:
+    case Opcode::Vvsll:
+    case Opcode::Vvsra:
+      return cost.vectorNs(2, op.a) + issueNs();
+    case Opcode::Vavg:
+    case Opcode::Vrelu:
+    case Opcode::Vtanh:
+    case Opcode::Vsigm:
+    case Opcode::Vsoftmax:
+    case Opcode::Vmv:
+    case Opcode::Vrsu:
+    case Opcode::Vrsl:
+      return cost.vectorNs(1, op.a) + issueNs();
+    case Opcode::Lldi:
+      return cost.localWriteNs(op.b) + issueNs();
+    case Opcode::Lmv:
+      return cost.localReadNs(op.a) + cost.localWriteNs(op.a) + issueNs();
+    default:
+      return -1;
+    }
+  }
+
+  /// Runs core `id` from its clock until it blocks, finishes, or reaches an
+  /// instruction that must wait for earlier cores to act first.
+  void advance(size_t id) {
+    Core &c = cores[id];
+    const std::vector<Op> &ops = c.program->ops;
+    while (c.pc < ops.size()) {
+      const Op &op = ops[c.pc];
+      if (double ns = localNs(c, op); ns >= 0) {
+        c.t += ns;
+        c.timing.computeNs += ns;
+        ++c.timing.instructions;
+        ++c.pc;
+        continue;
+      }
+      if (!queue.empty() && queue.top().first < c.t) {
+        schedule(id);
+        return;
+      }
+      ++c.timing.instructions;
+      switch (op.code) {
+      case Opcode::Ld:
+        load(c, id, op.a);
+        break;
+      case Opcode::St:
+        store(c, id, op.a);
+        break;
+      case Opcode::Sync:
+        sync(c, id, op.b, op.rs2);
+        break;
+      case Opcode::Wait:
+        if (!wait(c, op.rs2, op.a))
+          return;
+        break;
+      case Opcode::Send:
+      case Opcode::Recv:
+        if (!rendezvous(id, op))
+          return;
+        break;
+      default:
+        break;
+      }
+      ++c.pc;
+    }
+  }
+
+  /// Sends a message through `core`'s switch no earlier than `at`; returns
+  /// when it has arrived.
+  double message(Core &c, int64_t from, int64_t to, int64_t bytes, double at) {
+    double depart = std::max(at, c.switchFree);
+    c.timing.memoryWaitNs += depart - at;
+    c.switchFree = depart + noc(from, to, bytes);
+    return c.switchFree;
+  }
+
+  void load(Core &c, int64_t id, int64_t bytes) {
+    double issued = c.t;
+    double arrive = message(c, id, gm, 1, c.t);
+    double start = std::max(arrive, globalFree);
+    c.timing.memoryWaitNs += start - arrive;
+    globalFree = start + cost.globalReadNs(bytes);
+    c.t = globalFree + cost.localWriteNs(bytes) + transferIssueNs();
+    c.timing.transferNs += c.t - issued - (start - arrive);
+  }
+
+  void store(Core &c, int64_t id, int64_t bytes) {
+    double issued = c.t;
+    double arrive = message(c, id, gm, bytes, c.t + cost.localReadNs(bytes));
+    double start = std::max(arrive, globalFree);
+    c.timing.memoryWaitNs += start - arrive;
+    globalFree = start + cost.globalWriteNs(bytes);
+    // Its empty response costs nothing, as the data response of ld.
+    c.t = globalFree + transferIssueNs();
+    c.timing.transferNs += c.t - issued - (start - arrive);
+  }
+
+  void sync(Core &c, int64_t id, int64_t target, int64_t reg) {
+    double arrival = message(c, id, target, 1, c.t);
+    c.t += arch.corePeriod;
+    c.timing.computeNs += arch.corePeriod;
+    Core &other = cores[target];
+    other.events[reg].push_back(arrival);
+    if (other.blocked == Blocked::Wait && other.program->ops[other.pc].rs2 == reg) {
+      other.blocked = Blocked::No;
+      other.t = other.since;
+      if (wait(other, reg, other.program->ops[other.pc].a)) {
+        ++other.pc;
+        schedule(target);
+      }
+    }
+  }
+
+  /// Completes a wait for `count` events if they have been sent; else blocks.
+  bool wait(Core &c, int64_t reg, int64_t count) {
+    std::vector<double> &arrivals = c.events[reg];
+    if (int64_t(arrivals.size()) < count) {
+      c.blocked = Blocked::Wait;
+      c.since = c.t;
+      return false;
+    }
+    std::sort(arrivals.begin(), arrivals.end());
+    double ready = count ? arrivals[count - 1] : c.t;
+    arrivals.erase(arrivals.begin(), arrivals.begin() + count);
+    double start = c.t;
+    c.t = std::max(c.t, ready) + arch.corePeriod;
+    c.timing.eventWaitNs += c.t - start - arch.corePeriod;
+    return true;
+  }
+
+  /// A send or recv of core `id`: blocks until the peer's matching one, then
+  /// completes both.
+  bool rendezvous(size_t id, const Op &op) {
+    Core &c = cores[id];
+    bool sending = op.code == Opcode::Send;
+    int64_t peerId = op.b;
+    Core &peer = cores[peerId];
+    c.since = c.t;
+    if (sending)
+      c.readyArrives = message(c, id, peerId, 1, c.t);
+    Blocked waitsFor = sending ? Blocked::Recv : Blocked::Send;
+    if (peer.blocked != waitsFor || peer.partner != int64_t(id)) {
+      c.blocked = sending ? Blocked::Send : Blocked::Recv;
+      c.partner = peerId;
+      return false;
+    }
+    size_t senderId = sending ? id : peerId, receiverId = sending ? peerId : id;
+    Core &sender = cores[senderId], &receiver = cores[receiverId];
+    int64_t bytes = op.a;
+    // The receiver answers the sender's ready message once both are there;
+    // the sender then reads its data and queues it on its switch.
+    double answer = message(receiver, receiverId, senderId, 1,
+                            std::max(receiver.since, sender.readyArrives));
+    double read = answer + cost.localReadNs(bytes);
+    double arrive = message(sender, senderId, receiverId, bytes, read);
+    double senderDone = read + transferIssueNs();
+    double receiverDone = arrive + cost.localWriteNs(bytes) + transferIssueNs();
+    auto account = [&](Core &core, double done, double own) {
+      double total = done - core.since;
+      core.timing.transferNs += std::min(own, total);
+      core.timing.rendezvousNs += std::max(0.0, total - own);
+      core.t = done;
+      core.blocked = Blocked::No;
+    };
+    account(sender, senderDone, noc(senderId, receiverId, 1) + cost.localReadNs(bytes));
+    account(receiver, receiverDone,
+            noc(senderId, receiverId, bytes) + cost.localWriteNs(bytes));
+    // The peer was blocked at its instruction: it moves past it.
+    ++peer.pc;
+    schedule(peerId);
+    return true;
+  }
+
+  const LoadedProgram &program;
+  const Arch &arch;
+  CostModel cost;
+  int64_t gm;
+  double globalFree = 0;
+  std::vector<Core> cores;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+};
+
+} // namespace
+
+llvm::Expected<Timing> pimc::sim::replayTiming(llvm::StringRef directory, const Arch &arch) {
+  Manifest manifest;
+  llvm::Expected<LoadedProgram> program = loadProgram(directory, manifest);
+  if (!program)
+    return program.takeError();
+  if (int64_t(program->cores.size()) > arch.coreCount)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::formatv("the program has {0} cores, the chip {1}",
+                                                 program->cores.size(), arch.coreCount));
+  return Replay(*program, arch).run();
+}
