@@ -597,6 +597,31 @@ static llvm::Error checkWindow(size_t rank, llvm::ArrayRef<int64_t> kernel,
 }
 
 llvm::Expected<std::vector<int64_t>>
+ref::windowOutput(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> kernel,
+                  llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
+                  llvm::ArrayRef<int64_t> pads, bool ceilMode) {
+  size_t rank = input.size();
+  if (llvm::Error error = checkWindow(rank, kernel, strides, dilations, pads))
+    return std::move(error);
+  std::vector<int64_t> output;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t stride = strides[d], begin = pads[d];
+    int64_t extent = (kernel[d] - 1) * dilations[d] + 1;
+    int64_t span = input[d] + begin + pads[rank + d] - extent;
+    if (span < 0)
+      return fail(formatv("spatial dimension {0}: the window spans {1}, more "
+                          "than the padded input's {2}",
+                          d, extent, span + extent));
+    int64_t count = (ceilMode ? ceilDiv(span, stride) : span / stride) + 1;
+    // Rounding up may add a window that starts in the end padding: drop it.
+    if (ceilMode && (count - 1) * stride >= input[d] + begin)
+      --count;
+    output.push_back(count);
+  }
+  return output;
+}
+
+llvm::Expected<std::vector<int64_t>>
 ref::resolvePads(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> kernel,
                  llvm::ArrayRef<int64_t> strides,
                  llvm::ArrayRef<int64_t> dilations,
@@ -713,24 +738,11 @@ static llvm::Expected<Geometry> makeGeometry(llvm::ArrayRef<int64_t> shape,
   if (llvm::Error error = checkHasSpatialDims(shape))
     return std::move(error);
   Geometry g{shape.drop_front(2).vec(), {}, attrs};
-  size_t rank = g.input.size();
-  if (llvm::Error error =
-          checkWindow(rank, kernel, attrs.strides, attrs.dilations, attrs.pads))
-    return std::move(error);
-  for (size_t d = 0; d < rank; ++d) {
-    int64_t stride = attrs.strides[d], begin = attrs.pads[d];
-    int64_t extent = (kernel[d] - 1) * attrs.dilations[d] + 1;
-    int64_t span = g.input[d] + begin + attrs.pads[rank + d] - extent;
-    if (span < 0)
-      return fail(formatv("spatial dimension {0}: the window spans {1}, more "
-                          "than the padded input's {2}",
-                          d, extent, span + extent));
-    int64_t count = (ceilMode ? ceilDiv(span, stride) : span / stride) + 1;
-    // Rounding up may add a window that starts in the end padding: drop it.
-    if (ceilMode && (count - 1) * stride >= g.input[d] + begin)
-      --count;
-    g.output.push_back(count);
-  }
+  llvm::Expected<std::vector<int64_t>> output =
+      windowOutput(g.input, kernel, attrs.strides, attrs.dilations, attrs.pads, ceilMode);
+  if (!output)
+    return output.takeError();
+  g.output = std::move(*output);
   return g;
 }
 

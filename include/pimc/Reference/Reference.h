@@ -116,6 +116,13 @@ struct PoolAttrs : WindowAttrs {
   bool countIncludePad = false;
 };
 
+/// The output sizes of a window over spatial sizes `input` with explicit
+/// `pads` (the begins, then the ends); fails on sizes out of range.
+llvm::Expected<std::vector<int64_t>>
+windowOutput(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> kernel,
+             llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
+             llvm::ArrayRef<int64_t> pads, bool ceilMode);
+
 /// The explicit pads (as WindowAttrs::pads) of ONNX auto_pad `autoPad` for a
 /// window over spatial sizes `input`: `pads` for NOTSET (empty: none), none
 /// for VALID, and for SAME_UPPER and SAME_LOWER the least that gives

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
+#include "pimc/Reference/Reference.h"
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
@@ -145,16 +146,18 @@ LogicalResult ClipOp::verify() {
 static std::pair<int64_t, SmallVector<int64_t>> channelsAndSpatial(Value value,
                                                                    bool channelsLast) {
   ArrayRef<int64_t> shape = shapeOf(value);
+  if (shape.size() < 2)
+    return {0, {}};
   if (channelsLast)
     return {shape.back(), SmallVector<int64_t>(shape.drop_front().drop_back())};
   return {shape[1], SmallVector<int64_t>(shape.drop_front(2))};
 }
 
 static LogicalResult
-verifyWindow(Operation *op, Value x, Value y, bool channelsLast,
-             std::optional<ArrayRef<int64_t>> kernel, std::optional<ArrayRef<int64_t>> strides,
-             std::optional<ArrayRef<int64_t>> pads, std::optional<ArrayRef<int64_t>> dilations,
-             StringRef autoPad, int64_t outChannels) {
+verifyWindow(Operation *op, Value x, Value y, bool channelsLast, ArrayRef<int64_t> kernel,
+             std::optional<ArrayRef<int64_t>> strides, std::optional<ArrayRef<int64_t>> pads,
+             std::optional<ArrayRef<int64_t>> dilations, StringRef autoPad,
+             int64_t outChannels, bool ceilMode) {
   int64_t rank = shapeOf(x).size();
   if (rank < 3)
     return op->emitOpError("needs a batch, a channel and spatial dimensions");
@@ -180,10 +183,28 @@ verifyWindow(Operation *op, Value x, Value y, bool channelsLast,
                              << outChannels;
   if (shapeOf(x)[0] != shapeOf(y)[0])
     return op->emitOpError("keeps the batch size");
+  // The result's spatial sizes are the ones the window gives.
+  SmallVector<int64_t> input = channelsAndSpatial(x, channelsLast).second;
+  SmallVector<int64_t> ones(n, 1);
+  ArrayRef<int64_t> s = strides ? *strides : ArrayRef<int64_t>(ones);
+  ArrayRef<int64_t> d = dilations ? *dilations : ArrayRef<int64_t>(ones);
+  llvm::Expected<std::vector<int64_t>> resolved =
+      pimc::ref::resolvePads(input, kernel, s, d, pads ? *pads : ArrayRef<int64_t>(), autoPad);
+  llvm::Expected<std::vector<int64_t>> expected =
+      resolved ? pimc::ref::windowOutput(input, kernel, s, d, *resolved, ceilMode)
+               : llvm::Expected<std::vector<int64_t>>(resolved.takeError());
+  if (!expected)
+    return op->emitOpError() << llvm::toString(expected.takeError());
+  if (ArrayRef<int64_t>(*expected) != ArrayRef<int64_t>(spatial))
+    return op->emitOpError() << "result has spatial sizes [" << spatial
+                             << "], the window gives [" << ArrayRef<int64_t>(*expected)
+                             << "]";
   return success();
 }
 
 LogicalResult ConvOp::verify() {
+  if (shapeOf(getX()).size() < 3)
+    return emitOpError("needs a batch, a channel and spatial dimensions");
   auto [channels, spatial] = channelsAndSpatial(getX(), getChannelsLast());
   ArrayRef<int64_t> w = shapeOf(getW());
   if (w.size() != spatial.size() + 2)
@@ -199,16 +220,18 @@ LogicalResult ConvOp::verify() {
     return emitOpError("kernel_shape differs from the weights");
   if (getB() && shapeOf(getB()) != ArrayRef<int64_t>{w[0]})
     return emitOpError("bias needs one value per output channel");
-  return verifyWindow(*this, getX(), getY(), getChannelsLast(), getKernelShape(),
-                      getStrides(), getPads(), getDilations(), getAutoPad(), w[0]);
+  return verifyWindow(*this, getX(), getY(), getChannelsLast(), w.drop_front(2),
+                      getStrides(), getPads(), getDilations(), getAutoPad(), w[0],
+                      /*ceilMode=*/false);
 }
 
 LogicalResult MaxPoolOp::verify() {
   if (!getKernelShape())
     return emitOpError("needs kernel_shape");
   int64_t channels = channelsAndSpatial(getX(), getChannelsLast()).first;
-  return verifyWindow(*this, getX(), getY(), getChannelsLast(), getKernelShape(),
-                      getStrides(), getPads(), getDilations(), getAutoPad(), channels);
+  return verifyWindow(*this, getX(), getY(), getChannelsLast(), *getKernelShape(),
+                      getStrides(), getPads(), getDilations(), getAutoPad(), channels,
+                      getCeilMode() != 0);
 }
 
 LogicalResult AveragePoolOp::verify() {
@@ -217,15 +240,16 @@ LogicalResult AveragePoolOp::verify() {
   if (getDilations())
     return emitOpError("has no dilations");
   int64_t channels = channelsAndSpatial(getX(), getChannelsLast()).first;
-  return verifyWindow(*this, getX(), getY(), getChannelsLast(), getKernelShape(),
-                      getStrides(), getPads(), getDilations(), getAutoPad(), channels);
+  return verifyWindow(*this, getX(), getY(), getChannelsLast(), *getKernelShape(),
+                      getStrides(), getPads(), getDilations(), getAutoPad(), channels,
+                      getCeilMode() != 0);
 }
 
 template <typename OpT> static LogicalResult verifyGlobalPool(OpT op) {
-  auto [channels, spatial] = channelsAndSpatial(op.getX(), op.getChannelsLast());
-  auto [outChannels, outSpatial] = channelsAndSpatial(op.getY(), op.getChannelsLast());
   if (shapeOf(op.getX()).size() < 3 || shapeOf(op.getY()).size() != shapeOf(op.getX()).size())
     return op.emitOpError("keeps the rank of an [N, C, D...] input");
+  auto [channels, spatial] = channelsAndSpatial(op.getX(), op.getChannelsLast());
+  auto [outChannels, outSpatial] = channelsAndSpatial(op.getY(), op.getChannelsLast());
   if (channels != outChannels || llvm::any_of(outSpatial, [](int64_t d) { return d != 1; }))
     return op.emitOpError("reduces every spatial dimension to 1");
   return success();
@@ -278,6 +302,21 @@ LogicalResult PadOp::verify() {
     return emitOpError("the constant value is a scalar");
   if ((int64_t)shapeOf(getOutput()).size() != rank)
     return emitOpError("keeps the rank");
+  // With constant pads, every output size is known.
+  DenseIntElementsAttr pads;
+  if (auto constant = getPads().getDefiningOp<ConstantOp>())
+    pads = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+  if (pads) {
+    SmallVector<int64_t> amounts;
+    for (const APInt &v : pads)
+      amounts.push_back(v.getSExtValue());
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = shapeOf(getData())[d] + amounts[d] + amounts[rank + d];
+      if (size != shapeOf(getOutput())[d])
+        return emitOpError() << "result dimension " << d << " is " << shapeOf(getOutput())[d]
+                             << ", the pads give " << size;
+    }
+  }
   return success();
 }
 

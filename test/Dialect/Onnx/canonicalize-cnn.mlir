@@ -195,3 +195,25 @@ func.func @valid(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
   %y = onnx.AveragePool %x {auto_pad = "VALID", kernel_shape = array<i64: 3, 3>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
   return %y : tensor<1x1x2x2xf32>
 }
+
+// -----
+
+// Weights that are not constants cannot absorb the normalization: it
+// becomes the multiplication and addition by s = [0.5, 4] and
+// beta - mean * s = [0, -8] instead.
+// CHECK-LABEL: func @batch_norm_after_conv_with_variable_weights
+// CHECK-DAG: %[[S:.*]] = onnx.Constant dense<{{\[\[\[}}5.000000e-01]], {{\[\[}}4.000000e+00]]]> : tensor<2x1x1xf32>
+// CHECK-DAG: %[[T:.*]] = onnx.Constant dense<{{\[\[\[}}0.000000e+00]], {{\[\[}}-8.000000e+00]]]> : tensor<2x1x1xf32>
+// CHECK: %[[C:.*]] = onnx.Conv %arg0, %arg1
+// CHECK: %[[M:.*]] = onnx.Mul %[[C]], %[[S]]
+// CHECK: onnx.Add %[[M]], %[[T]]
+// CHECK-NOT: onnx.BatchNormalization
+func.func @batch_norm_after_conv_with_variable_weights(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x1x2xf32>) -> tensor<1x2x3x2xf32> {
+  %scale = onnx.Constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+  %beta = onnx.Constant dense<[0.5, 0.0]> : tensor<2xf32> : tensor<2xf32>
+  %mean = onnx.Constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+  %var = onnx.Constant dense<[3.75, 0.0]> : tensor<2xf32> : tensor<2xf32>
+  %c = onnx.Conv %x, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x2xf32>) -> tensor<1x2x3x2xf32>
+  %y = onnx.BatchNormalization %c, %scale, %beta, %mean, %var {epsilon = 0.25 : f32} : (tensor<1x2x3x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x2xf32>
+  return %y : tensor<1x2x3x2xf32>
+}

@@ -378,3 +378,46 @@ func.func @transpose_shape(%x: tensor<1x2x3xf32>) -> tensor<1x2x3xf32> {
   %t = onnx.Transpose %x {perm = array<i64: 0, 2, 1>} : (tensor<1x2x3xf32>) -> tensor<1x2x3xf32>
   return %t : tensor<1x2x3xf32>
 }
+
+// -----
+
+// A vector has no channel and spatial dimensions (this once crashed).
+func.func @global_pool_rank_1(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{keeps the rank of an [N, C, D...] input}}
+  %y = onnx.GlobalMaxPool %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @conv_rank_1(%x: tensor<4xf32>, %w: tensor<6x4xf32>) -> tensor<6xf32> {
+  // expected-error @+1 {{needs a batch, a channel and spatial dimensions}}
+  %y = onnx.Conv %x, %w : (tensor<4xf32>, tensor<6x4xf32>) -> tensor<6xf32>
+  return %y : tensor<6xf32>
+}
+
+// -----
+
+// A 3x3 window over 8x8 gives 6x6.
+func.func @conv_output_size(%x: tensor<1x8x8x4xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<1x9x5x2xf32> {
+  // expected-error @+1 {{result has spatial sizes [9, 5], the window gives [6, 6]}}
+  %y = onnx.Conv %x, %w {channels_last} : (tensor<1x8x8x4xf32>, tensor<2x4x3x3xf32>) -> tensor<1x9x5x2xf32>
+  return %y : tensor<1x9x5x2xf32>
+}
+
+// -----
+
+func.func @pool_zero_stride(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
+  // expected-error @+1 {{strides [0, 2] should be at least 1}}
+  %y = onnx.MaxPool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 0, 2>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+func.func @pad_output_size(%x: tensor<2x3xf32>) -> tensor<7x7xf32> {
+  %p = onnx.Constant dense<[1, 1, 1, 1]> : tensor<4xi64> : tensor<4xi64>
+  // expected-error @+1 {{result dimension 0 is 7, the pads give 4}}
+  %y = onnx.Pad %x, %p : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<7x7xf32>
+  return %y : tensor<7x7xf32>
+}

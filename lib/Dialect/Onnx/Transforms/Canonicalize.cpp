@@ -388,14 +388,25 @@ batchNormAffine(BatchNormalizationOp op) {
   return std::pair{std::move(s), std::move(t)};
 }
 
+/// The Conv whose weights and bias can absorb BatchNormalization `op`: it
+/// produces op's input for op alone, from constant weights (and bias).
+static ConvOp foldableConv(BatchNormalizationOp op) {
+  auto conv = op.getX().getDefiningOp<ConvOp>();
+  if (!conv || !conv->hasOneUse() || conv.getChannelsLast() ||
+      !conv.getW().getDefiningOp<ConstantOp>() ||
+      (conv.getB() && !conv.getB().getDefiningOp<ConstantOp>()))
+    return nullptr;
+  return conv;
+}
+
 /// BatchNormalization of a Conv's only result: the conv's weights and bias
 /// absorb the per-channel scale and shift.
 struct FoldBatchNormIntoConv : public OpRewritePattern<BatchNormalizationOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(BatchNormalizationOp op,
                                 PatternRewriter &rewriter) const override {
-    auto conv = op.getX().getDefiningOp<ConvOp>();
-    if (!conv || !conv->hasOneUse() || conv.getChannelsLast())
+    ConvOp conv = foldableConv(op);
+    if (!conv)
       return failure();
     std::optional<ref::Tensor> weights = constantTensor(conv.getW());
     std::optional<ref::Tensor> bias;
@@ -433,7 +444,7 @@ struct BatchNormToAffine : public OpRewritePattern<BatchNormalizationOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(BatchNormalizationOp op,
                                 PatternRewriter &rewriter) const override {
-    if (auto conv = op.getX().getDefiningOp<ConvOp>(); conv && conv->hasOneUse())
+    if (foldableConv(op))
       return failure(); // FoldBatchNormIntoConv takes it
     auto affine = batchNormAffine(op);
     if (!affine)
