@@ -98,7 +98,16 @@ Object graphStats(ModuleOp module, const Arch &arch) {
 }
 
 /// Where the time of one inference goes, core by core and in all.
-Object timingStats(const sim::Timing &timing) {
+Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNames) {
+  Array nodes;
+  for (auto [n, node] : llvm::enumerate(timing.nodes))
+    if (node.startNs >= 0)
+      nodes.push_back(Object{{"node", nodeNames[n].empty() ? "(no model node)" : nodeNames[n]},
+                             {"start_ns", node.startNs},
+                             {"end_ns", node.endNs},
+                             {"busy_ns", node.busyNs},
+                             {"wait_ns", node.waitNs},
+                             {"cores", node.cores}});
   Array cores;
   sim::CoreTiming total;
   int64_t slowest = 0;
@@ -118,7 +127,9 @@ Object timingStats(const sim::Timing &timing) {
                            {"transfer_ns", c.transferNs},
                            {"rendezvous_ns", c.rendezvousNs},
                            {"memory_wait_ns", c.memoryWaitNs},
-                           {"event_wait_ns", c.eventWaitNs}});
+                           {"event_wait_ns", c.eventWaitNs},
+                           {"slowest_peer", c.slowestPeer},
+                           {"slowest_peer_wait_ns", c.slowestPeerNs}});
   }
   return Object{{"latency_ns", timing.latencyNs},
                 {"slowest_core", slowest},
@@ -127,7 +138,8 @@ Object timingStats(const sim::Timing &timing) {
                 {"rendezvous_ns", total.rendezvousNs},
                 {"memory_wait_ns", total.memoryWaitNs},
                 {"event_wait_ns", total.eventWaitNs},
-                {"cores", std::move(cores)}};
+                {"cores", std::move(cores)},
+                {"nodes", std::move(nodes)}};
 }
 
 /// The PEFT placement of every compute and the schedule's length.
@@ -369,11 +381,15 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
       {"physical_cores", arch->coreCount},
       {"local_memory_bytes_per_core", arch->localMemory.memorySize}};
   // When the chip finishes: the programs replayed with its timing model.
-  llvm::Expected<sim::Timing> timing = sim::replayTiming(options.outputDir, *arch);
+  std::vector<sim::NodeMarks> marks;
+  for (CoreCodeStats &c : code->cores)
+    marks.push_back(std::move(c.nodeMarks));
+  llvm::Expected<sim::Timing> timing =
+      sim::replayTiming(options.outputDir, *arch, &marks, code->nodes.size());
   if (!timing)
     return fail("the timing replay of the program failed: " +
                 llvm::toString(timing.takeError()));
-  report["timing"] = timingStats(*timing);
+  report["timing"] = timingStats(*timing, code->nodes);
   report["pimc"] = "pimc 0.1";
   report["model"] = options.modelPath;
   report["arch"] = arch->path.empty() ? "built-in chip-144" : arch->path;

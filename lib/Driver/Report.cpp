@@ -94,6 +94,27 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                         "peer {2:f0}%, for memory or NoC {3:f0}%, for events {4:f0}%\n",
                         share("compute_ns"), share("transfer_ns"), share("rendezvous_ns"),
                         share("memory_wait_ns"), share("event_wait_ns"));
+    // The model nodes whose instructions span the longest time, with how
+    // much of it their cores spent working on them.
+    if (const llvm::json::Array *nodes = t->getArray("nodes")) {
+      std::vector<const Object *> sorted;
+      for (const llvm::json::Value &v : *nodes)
+        if (const Object *n = v.getAsObject())
+          sorted.push_back(n);
+      auto span = [](const Object *n) {
+        return n->getNumber("end_ns").value_or(0) - n->getNumber("start_ns").value_or(0);
+      };
+      llvm::stable_sort(sorted, [&](const Object *a, const Object *b) { return span(a) > span(b); });
+      if (!sorted.empty())
+        os << "  longest nodes      from ms     to ms  cores  busy ms  node\n";
+      for (const Object *n : llvm::ArrayRef(sorted).take_front(6))
+        os << llvm::formatv("                 {0,10:f3} {1,9:f3} {2,6} {3,8:f3}  {4}\n",
+                            n->getNumber("start_ns").value_or(0) / 1e6,
+                            n->getNumber("end_ns").value_or(0) / 1e6,
+                            n->getInteger("cores").value_or(0),
+                            n->getNumber("busy_ns").value_or(0) / 1e6,
+                            n->getString("node").value_or(""));
+    }
   }
   os << llvm::formatv("instructions     {0} in all, at most {1} on core {2}\n",
                       inst("instructions"), inst("max_per_core"), inst("max_core"));

@@ -17,7 +17,9 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <map>
 #include <queue>
+#include <set>
 
 using namespace pimc;
 using namespace pimc::sim;
@@ -38,20 +40,28 @@ struct Core {
   double readyArrives = 0; // a blocked send's ready message, at the receiver
   double switchFree = 0;   // when this core's NoC switch is free again
   std::vector<std::vector<double>> events; // sync arrivals per event register
+  std::map<int64_t, double> rendezvousByPeer;
   CoreTiming timing;
+  const NodeMarks *marks = nullptr;
+  size_t nextMark = 0;
+  int32_t node = -1; // the model node of the instruction at pc
   bool done() const { return pc == program->ops.size(); }
 };
 
 class Replay {
 public:
-  Replay(const LoadedProgram &program, const Arch &arch)
-      : program(program), arch(arch), cost(arch), gm(arch.globalNode()) {}
+  Replay(const LoadedProgram &program, const Arch &arch, const std::vector<NodeMarks> *marks,
+         size_t nodeCount)
+      : program(program), arch(arch), cost(arch), gm(arch.globalNode()), marks(marks),
+        nodes(nodeCount), nodeCores(nodeCount) {}
 
   llvm::Expected<Timing> run() {
     cores.resize(program.cores.size());
     for (size_t i = 0; i < cores.size(); ++i) {
       cores[i].program = &program.cores[i];
       cores[i].events.resize(32);
+      if (marks && i < marks->size())
+        cores[i].marks = &(*marks)[i];
       if (!cores[i].done())
         schedule(i);
     }
@@ -74,9 +84,17 @@ public:
                           i, c.pc, isa::opcodeName(c.program->ops[c.pc].code)));
       CoreTiming ct = c.timing;
       ct.finishNs = c.t;
+      for (auto [peer, ns] : c.rendezvousByPeer)
+        if (ns > ct.slowestPeerNs) {
+          ct.slowestPeer = peer;
+          ct.slowestPeerNs = ns;
+        }
       timing.latencyNs = std::max(timing.latencyNs, c.t);
       timing.cores.push_back(ct);
     }
+    for (size_t n = 0; n < nodes.size(); ++n)
+      nodes[n].cores = nodeCores[n].size();
+    timing.nodes = std::move(nodes);
     return timing;
   }
 
@@ -135,6 +153,30 @@ private:
     }
   }
 
+  /// The model node of core `c`'s instruction at its pc.
+  void findNode(Core &c, size_t id) {
+    if (!c.marks)
+      return;
+    while (c.nextMark < c.marks->size() && (*c.marks)[c.nextMark].first <= c.pc) {
+      c.node = (*c.marks)[c.nextMark].second;
+      ++c.nextMark;
+      if (c.node >= 0 && size_t(c.node) < nodeCores.size())
+        nodeCores[c.node].insert(id);
+    }
+  }
+  /// Charges [start, end) of core `c`, `busy` of it its own work, to its node.
+  void charge(const Core &c, double start, double end, double busy) {
+    if (c.node < 0 || size_t(c.node) >= nodes.size())
+      return;
+    NodeTiming &n = nodes[c.node];
+    // A node starts with its first work, not with a transfer posted early.
+    double worked = end - busy;
+    n.startNs = n.startNs < 0 ? worked : std::min(n.startNs, worked);
+    n.endNs = std::max(n.endNs, end);
+    n.busyNs += busy;
+    n.waitNs += std::max(0.0, end - start - busy);
+  }
+
   /// Runs core `id` from its clock until it blocks, finishes, or reaches an
   /// instruction that must wait for earlier cores to act first.
   void advance(size_t id) {
@@ -142,7 +184,9 @@ private:
     const std::vector<Op> &ops = c.program->ops;
     while (c.pc < ops.size()) {
       const Op &op = ops[c.pc];
+      findNode(c, id);
       if (double ns = localNs(c, op); ns >= 0) {
+        charge(c, c.t, c.t + ns, ns);
         c.t += ns;
         c.timing.computeNs += ns;
         ++c.timing.instructions;
@@ -154,15 +198,19 @@ private:
         return;
       }
       ++c.timing.instructions;
+      double issued = c.t, busyBefore = c.timing.computeNs + c.timing.transferNs;
       switch (op.code) {
       case Opcode::Ld:
         load(c, id, op.a);
+        charge(c, issued, c.t, c.timing.computeNs + c.timing.transferNs - busyBefore);
         break;
       case Opcode::St:
         store(c, id, op.a);
+        charge(c, issued, c.t, c.timing.computeNs + c.timing.transferNs - busyBefore);
         break;
       case Opcode::Sync:
         sync(c, id, op.b, op.rs2);
+        charge(c, issued, c.t, c.t - issued);
         break;
       case Opcode::Wait:
         if (!wait(c, op.rs2, op.a))
@@ -240,6 +288,7 @@ private:
     double start = c.t;
     c.t = std::max(c.t, ready) + arch.corePeriod;
     c.timing.eventWaitNs += c.t - start - arch.corePeriod;
+    charge(c, start, c.t, arch.corePeriod);
     return true;
   }
 
@@ -270,15 +319,18 @@ private:
     double arrive = message(sender, senderId, receiverId, bytes, read);
     double senderDone = read + transferIssueNs();
     double receiverDone = arrive + cost.localWriteNs(bytes) + transferIssueNs();
-    auto account = [&](Core &core, double done, double own) {
+    auto account = [&](Core &core, int64_t peer, double done, double own) {
       double total = done - core.since;
       core.timing.transferNs += std::min(own, total);
       core.timing.rendezvousNs += std::max(0.0, total - own);
+      core.rendezvousByPeer[peer] += std::max(0.0, total - own);
+      charge(core, core.since, done, std::min(own, total));
       core.t = done;
       core.blocked = Blocked::No;
     };
-    account(sender, senderDone, noc(senderId, receiverId, 1) + cost.localReadNs(bytes));
-    account(receiver, receiverDone,
+    account(sender, receiverId, senderDone,
+            noc(senderId, receiverId, 1) + cost.localReadNs(bytes));
+    account(receiver, senderId, receiverDone,
             noc(senderId, receiverId, bytes) + cost.localWriteNs(bytes));
     // The peer was blocked at its instruction: it moves past it.
     ++peer.pc;
@@ -293,11 +345,16 @@ private:
   double globalFree = 0;
   std::vector<Core> cores;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+  const std::vector<NodeMarks> *marks;
+  std::vector<NodeTiming> nodes;
+  std::vector<std::set<size_t>> nodeCores;
 };
 
 } // namespace
 
-llvm::Expected<Timing> pimc::sim::replayTiming(llvm::StringRef directory, const Arch &arch) {
+llvm::Expected<Timing> pimc::sim::replayTiming(llvm::StringRef directory, const Arch &arch,
+                                               const std::vector<NodeMarks> *marks,
+                                               size_t nodeCount) {
   Manifest manifest;
   llvm::Expected<LoadedProgram> program = loadProgram(directory, manifest);
   if (!program)
@@ -306,5 +363,5 @@ llvm::Expected<Timing> pimc::sim::replayTiming(llvm::StringRef directory, const 
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    llvm::formatv("the program has {0} cores, the chip {1}",
                                                  program->cores.size(), arch.coreCount));
-  return Replay(*program, arch).run();
+  return Replay(*program, arch, marks, nodeCount).run();
 }

@@ -22,6 +22,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace pimc::sim {
@@ -35,16 +36,35 @@ struct CoreTiming {
   double memoryWaitNs = 0; // queued for the global memory or its NoC switch
   double eventWaitNs = 0;  // blocked in wait
   uint64_t instructions = 0;
+  /// The peer this core waited for longest in rendezvous, and how long.
+  int64_t slowestPeer = -1;
+  double slowestPeerNs = 0;
+};
+
+/// When the instructions of one model node ran, on all cores together.
+struct NodeTiming {
+  double startNs = -1, endNs = 0; // its first work, its last completion
+  double busyNs = 0;              // its instructions' own time
+  double waitNs = 0;              // blocked in its transfers and waits
+  int64_t cores = 0;
 };
 
 struct Timing {
   double latencyNs = 0; // when the last core finishes: one inference
   std::vector<CoreTiming> cores;
+  std::vector<NodeTiming> nodes; // by node index, when marks are given
 };
 
+/// Where each core's instructions of one model node begin: (first pc, node
+/// index) pairs in pc order.
+using NodeMarks = std::vector<std::pair<uint64_t, int32_t>>;
+
 /// Replays the program in `directory` on `arch` for one inference (pimsim-nn's
-/// latency mode).
-llvm::Expected<Timing> replayTiming(llvm::StringRef directory, const Arch &arch);
+/// latency mode). With `marks` (one list per core, for `nodeCount` nodes), the
+/// time is also told per node.
+llvm::Expected<Timing> replayTiming(llvm::StringRef directory, const Arch &arch,
+                                    const std::vector<NodeMarks> *marks = nullptr,
+                                    size_t nodeCount = 0);
 
 } // namespace pimc::sim
 

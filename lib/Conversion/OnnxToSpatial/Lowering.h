@@ -47,6 +47,9 @@ struct LoweringContext {
   /// The planned number of bands (copies of its weights) of each window
   /// operation; at least one.
   llvm::DenseMap<mlir::Operation *, int64_t> bands;
+  /// The time of the slowest planned band (0 when there is none): work
+  /// without weights is cut into computes about this long.
+  double bandNs = 0;
 
   /// A new constant global holding `value`.
   spat::GlobalOp addGlobal(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
@@ -100,12 +103,12 @@ mlir::Value sumTree(mlir::ConversionPatternRewriter &rewriter, mlir::Location lo
                     std::optional<RowOperand> bias, mlir::RankedTensorType type);
 
 /// How many bands of output rows each convolution and pooling of `module`
-/// is cut into. Every band holds its own copy of the weights, so bands run
-/// on different cores at once: the free crossbars of the chip go to the
-/// copies that shorten one inference most (layers run one after another, so
-/// the sum over layers of a band's time is what is minimized).
-llvm::DenseMap<mlir::Operation *, int64_t> planWindowBands(mlir::ModuleOp module,
-                                                           const Arch &arch);
+/// is cut into (LoweringContext::bands and bandNs). Every band holds its own
+/// copy of the weights, so bands run on different cores at once: the free
+/// crossbars of the chip go to the copies that shorten one inference most
+/// (layers run one after another, so the sum over layers of a band's time is
+/// what is minimized).
+void planWindowBands(mlir::ModuleOp module, LoweringContext &lowering);
 
 /// Patterns of convolutions and pooling (channels-last forms).
 void populateWindowPatterns(mlir::RewritePatternSet &patterns, LoweringContext &lowering);

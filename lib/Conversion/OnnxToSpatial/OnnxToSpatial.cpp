@@ -10,6 +10,7 @@
 
 #include "pimc/Conversion/Passes.h"
 #include "pimc/Support/ArchOption.h"
+#include "pimc/Arch/CostModel.h"
 #include "pimc/Support/Constants.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -630,18 +631,61 @@ struct LowerTranspose : public LoweringPattern<onnx::TransposeOp> {
       return success();
     }
     auto rowType = f32Tensor(getContext(), {count});
-    ComputeOpInterface gather = buildCompute(
-        rewriter, loc, lanes, {}, {adaptor.getData()}, {}, {rowType},
-        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          return {b.create<GatherOp>(l, rowType, args[0], b.getI64IntegerAttr(0),
-                                     b.getDenseI64ArrayAttr(lanes > 1 ? laneDims
-                                                                      : SmallVector<int64_t>()),
-                                     b.getDenseI64ArrayAttr(lanes > 1 ? laneStrides
-                                                                      : SmallVector<int64_t>()),
-                                     b.getI64IntegerAttr(stride))};
-        });
-    rewriter.replaceOp(op, reshape(rewriter, loc, gather->getResult(0),
-                                   outType.getShape()));
+    // A long gather is cut along the first output dimension, each chunk
+    // reading only its slice of the input, so that the chunks run on
+    // several cores.
+    int64_t chunks = 1;
+    if (lanes > 1 && lowering.bandNs > 0) {
+      CostModel cost(lowering.arch);
+      double ns = lanes * cost.vectorNs(1, count);
+      chunks = std::clamp<int64_t>(std::ceil(ns / lowering.bandNs), 1, laneDims[0]);
+    }
+    int64_t sliced = 0; // the input dimension the first lane dimension walks
+    for (int64_t d = 0, k = 0; d + 1 < rank; ++d)
+      if (outType.getDimSize(d) != 1 && k++ == 0)
+        sliced = perm[d];
+    int64_t perChunk = lanes > 1 ? (laneDims[0] + chunks - 1) / chunks : 1;
+    SmallVector<Value> parts;
+    for (int64_t first = 0; first < (lanes > 1 ? laneDims[0] : 1); first += perChunk) {
+      Value input = adaptor.getData();
+      SmallVector<int64_t> chunkDims(laneDims);
+      if (chunks > 1) {
+        int64_t size = std::min(perChunk, laneDims[0] - first);
+        SmallVector<int64_t> offsets(rank, 0), sizes(inType.getShape());
+        offsets[sliced] = first;
+        sizes[sliced] = size;
+        input = slice(rewriter, loc, input, offsets, sizes, sizes);
+        chunkDims[0] = size;
+      }
+      int64_t chunkLanes = 1;
+      for (int64_t d : chunkDims)
+        chunkLanes *= d;
+      // The strides of the chunk's input: its sliced dimension is shorter.
+      auto chunkType = cast<RankedTensorType>(input.getType());
+      SmallVector<int64_t> chunkStrides(rank, 1);
+      for (int64_t d = rank - 2; d >= 0; --d)
+        chunkStrides[d] = chunkStrides[d + 1] * chunkType.getDimSize(d + 1);
+      SmallVector<int64_t> chunkLaneStrides;
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        if (outType.getDimSize(d) != 1)
+          chunkLaneStrides.push_back(chunkStrides[perm[d]]);
+      int64_t chunkStride = rank ? chunkStrides[perm.back()] : 1;
+      ComputeOpInterface gather = buildCompute(
+          rewriter, loc, chunkLanes, {}, {input}, {}, {rowType},
+          [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            bool many = chunkLanes > 1;
+            return {b.create<GatherOp>(
+                l, rowType, args[0], b.getI64IntegerAttr(0),
+                b.getDenseI64ArrayAttr(many ? chunkDims : SmallVector<int64_t>()),
+                b.getDenseI64ArrayAttr(many ? chunkLaneStrides : SmallVector<int64_t>()),
+                b.getI64IntegerAttr(chunkStride))};
+          });
+      parts.push_back(reshape(rewriter, loc, gather->getResult(0), {chunkLanes, count}));
+    }
+    Value rows = parts.size() == 1
+                     ? parts.front()
+                     : rewriter.create<tensor::ConcatOp>(loc, 0, parts).getResult();
+    rewriter.replaceOp(op, reshape(rewriter, loc, rows, outType.getShape()));
     return success();
   }
 };
@@ -707,7 +751,8 @@ struct ConvertOnnxToSpatialPass
     if (!arch)
       return signalPassFailure();
     SymbolTable symbols(module);
-    LoweringContext lowering{*arch, symbols, module, planWindowBands(module, *arch)};
+    LoweringContext lowering{*arch, symbols, module, llvm::DenseMap<Operation *, int64_t>(), 0};
+    planWindowBands(module, lowering);
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
     target.addLegalDialect<SpatDialect, tensor::TensorDialect, arith::ArithDialect,

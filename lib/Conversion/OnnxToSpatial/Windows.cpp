@@ -607,7 +607,8 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
 };
 } // namespace
 
-DenseMap<Operation *, int64_t> lowering::planWindowBands(ModuleOp module, const Arch &arch) {
+void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
+  const Arch &arch = lowering.arch;
   CostModel cost(arch);
   int64_t perCore = arch.matrix.xbarArrayCount;
   // Crossbars a copy takes once packed onto cores: a copy of more than half
@@ -699,14 +700,13 @@ DenseMap<Operation *, int64_t> lowering::planWindowBands(ModuleOp module, const 
   for (const Layer &layer : layers)
     if (layer.crossbars > 0)
       slowest = std::max(slowest, layer.bandNs());
-  DenseMap<Operation *, int64_t> plan;
   for (Layer &layer : layers) {
     if (layer.crossbars == 0 && slowest > 0)
       layer.bands = std::clamp<int64_t>(std::ceil(layer.work / slowest), 1,
                                         std::min(layer.maxBands, arch.coreCount));
-    plan[layer.op] = layer.bands;
+    lowering.bands[layer.op] = layer.bands;
   }
-  return plan;
+  lowering.bandNs = slowest;
 }
 
 void lowering::populateWindowPatterns(RewritePatternSet &patterns,

@@ -15,12 +15,14 @@
 #include "pimc/Target/Pimsim/CodeGen.h"
 #include "pimc/Dialect/Pim/PimDialect.h"
 #include "pimc/Support/Constants.h"
+#include "pimc/Support/Locations.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 #include "pimc/Target/Pimsim/Isa.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -192,9 +194,11 @@ class CoreEmitter {
 public:
   CoreEmitter(pim::CoreOp core, const Arch &arch,
               const std::map<std::string, int64_t> &globalAddress,
-              ProgramWriter &writer, CoreCodeStats &stats)
+              ProgramWriter &writer, CoreCodeStats &stats, std::vector<std::string> &nodes,
+              llvm::StringMap<int32_t> &nodeIds)
       : core(core), arch(arch), globalAddress(globalAddress), writer(writer),
-        stats(stats), registers(writer, stats), elementBytes(arch.inputBytes()) {}
+        stats(stats), registers(writer, stats), elementBytes(arch.inputBytes()),
+        nodes(nodes), nodeIds(nodeIds) {}
 
   LogicalResult run() {
     bool any = false;
@@ -233,7 +237,27 @@ private:
     ++stats.instructions;
   }
 
+  /// Marks where the instructions of another model node begin.
+  void mark(Operation &op) {
+    auto known = nodeOf.find(&op);
+    if (known == nodeOf.end()) {
+      std::string name = nodeName(op.getLoc());
+      auto [it, isNew] = nodeIds.try_emplace(name, int32_t(nodes.size()));
+      if (isNew)
+        nodes.push_back(name);
+      known = nodeOf.try_emplace(&op, it->second).first;
+    }
+    if (stats.nodeMarks.empty() || stats.nodeMarks.back().second != known->second) {
+      if (!stats.nodeMarks.empty() && stats.nodeMarks.back().first == uint64_t(stats.instructions))
+        stats.nodeMarks.back().second = known->second;
+      else
+        stats.nodeMarks.push_back({uint64_t(stats.instructions), known->second});
+    }
+  }
+
   LogicalResult visit(Operation &op) {
+    if (!llvm::isa<scf::ForOp>(op))
+      mark(op);
     return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
         .Case([&](arith::ConstantIndexOp c) {
           indices[c] = c.value();
@@ -558,6 +582,9 @@ private:
   DenseMap<Value, int64_t> indices;
   DenseMap<Value, View> views;
   DenseMap<Operation *, llvm::SmallBitVector> droppedDims;
+  std::vector<std::string> &nodes;
+  llvm::StringMap<int32_t> &nodeIds;
+  DenseMap<Operation *, int32_t> nodeOf;
 };
 
 std::string join(StringRef directory, StringRef file) {
@@ -718,6 +745,7 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
     return llvm::createStringError(ec, "cannot write the weights file");
   uint64_t weightsOffset = 0;
   std::map<std::tuple<StringRef, int64_t, int64_t, int64_t, int64_t>, uint64_t> writtenBlocks;
+  llvm::StringMap<int32_t> nodeIds;
   for (int64_t id = 0; id < coreCount; ++id) {
     CoreCodeStats coreStats;
     coreStats.id = id;
@@ -773,7 +801,9 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
         stats.weightBytes += groupBytes;
         stats.weightCount += group.getRows() * group.getCols();
       }
-      if (failed(CoreEmitter(core, arch, globalAddress, **writer, coreStats).run()))
+      if (failed(CoreEmitter(core, arch, globalAddress, **writer, coreStats, stats.nodes,
+                             nodeIds)
+                     .run()))
         return fail(llvm::formatv("code generation of core {0} failed (see the "
                                   "diagnostics above)",
                                   id));

@@ -7,6 +7,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace pimc {
@@ -25,6 +27,9 @@ struct CoreCodeStats {
   int64_t other = 0;                 // lldi, wait, sync
   int64_t groups = 0, crossbars = 0;
   int64_t memoryBytes = 0;
+  /// (first pc, node) where the model node the instructions come from
+  /// changes; nodes index CodeGenStats::nodes.
+  std::vector<std::pair<uint64_t, int32_t>> nodeMarks;
 };
 
 struct CodeGenStats {
@@ -32,6 +37,7 @@ struct CodeGenStats {
   int64_t weightBytes = 0;          // programmed into crossbars (as f32 here)
   int64_t weightCount = 0;          // weights (cells) programmed
   int64_t globalMemoryBytes = 0;
+  std::vector<std::string> nodes; // model node names ("" for none)
   CoreCodeStats total() const;
 };
 
