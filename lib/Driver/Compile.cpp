@@ -220,7 +220,7 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const std::string &arch) {
   if (stage == "materialize")
     return spat::createSpatMaterializeSchedule();
   if (stage == "communication")
-    return spat::createSpatOrderCommunication();
+    return spat::createSpatOrderCommunication(spat::SpatOrderCommunicationOptions{arch});
   if (stage == "spatial-to-pim")
     return createConvertSpatialToPim(ConvertSpatialToPimOptions{arch});
   if (stage == "bufferize")

@@ -164,14 +164,15 @@ private:
         nodeCores[c.node].insert(id);
     }
   }
-  /// Charges [start, end) of core `c`, `busy` of it its own work, to its node.
-  void charge(const Core &c, double start, double end, double busy) {
+  /// Charges [start, end) of core `c`, `busy` of it its own work, to its
+  /// node; a node starts with its first crossbar or vector instruction, not
+  /// with a transfer, load or fill done early.
+  void charge(const Core &c, double start, double end, double busy, bool computes = false) {
     if (c.node < 0 || size_t(c.node) >= nodes.size())
       return;
     NodeTiming &n = nodes[c.node];
-    // A node starts with its first work, not with a transfer posted early.
-    double worked = end - busy;
-    n.startNs = n.startNs < 0 ? worked : std::min(n.startNs, worked);
+    if (computes)
+      n.startNs = n.startNs < 0 ? start : std::min(n.startNs, start);
     n.endNs = std::max(n.endNs, end);
     n.busyNs += busy;
     n.waitNs += std::max(0.0, end - start - busy);
@@ -186,7 +187,9 @@ private:
       const Op &op = ops[c.pc];
       findNode(c, id);
       if (double ns = localNs(c, op); ns >= 0) {
-        charge(c, c.t, c.t + ns, ns);
+        isa::OpClass kind = isa::opcodeClass(op.code);
+        charge(c, c.t, c.t + ns, ns,
+               kind == isa::OpClass::Matrix || kind == isa::OpClass::Vector);
         c.t += ns;
         c.timing.computeNs += ns;
         ++c.timing.instructions;

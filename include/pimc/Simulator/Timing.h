@@ -43,7 +43,7 @@ struct CoreTiming {
 
 /// When the instructions of one model node ran, on all cores together.
 struct NodeTiming {
-  double startNs = -1, endNs = 0; // its first work, its last completion
+  double startNs = -1, endNs = 0; // its first compute, its last completion
   double busyNs = 0;              // its instructions' own time
   double waitNs = 0;              // blocked in its transfers and waits
   int64_t cores = 0;

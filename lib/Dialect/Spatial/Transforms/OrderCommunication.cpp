@@ -1,22 +1,29 @@
 //===- OrderCommunication.cpp - stage 6: deferred communication -----------===//
 //
 // A send blocks until its receiver reaches the matching recv, and a core runs
-// one transfer at a time, so the order of transfers within each core decides
-// whether the program deadlocks. All operations of all cores are sorted by
-// one topological order of their dependencies, in which the two ends of a
-// channel are a single event; each core's program is that order restricted
-// to the core. Every core then meets its channels in the same global order,
-// and the first unfinished channel in that order always has both ends ready:
-// the program cannot deadlock. Among the orders, the one chosen follows the
-// schedule's times: work and transfers happen as soon as their data is ready
-// by the schedule's estimate.
+// one instruction at a time, so the order of work and transfers within each
+// core decides both whether the program deadlocks and how long cores wait.
+// The order is found by simulating the cores with the timing model: a core
+// that becomes free takes a transfer whose peer is free and waiting for it,
+// else the most urgent local work that is ready (by the schedule's times),
+// else it waits. The two ends of a channel run at one simulated time; each
+// core's program is its operations in the order of their simulated start.
+// Every core then meets its channels in one global order, and the first
+// unfinished channel in that order always has both ends ready: the program
+// cannot deadlock (and the pass checks it by replaying the channels).
 //
 //===----------------------------------------------------------------------===//
 
+#include "pimc/Arch/CostModel.h"
+#include "pimc/Dialect/Spatial/CostAnalysis.h"
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
 #include "pimc/Dialect/Spatial/Transforms/Passes.h"
+#include "pimc/Support/ArchOption.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <queue>
+#include <set>
 
 namespace pimc::spat {
 #define GEN_PASS_DEF_SPATORDERCOMMUNICATION
@@ -31,10 +38,122 @@ namespace {
 
 struct Node {
   SmallVector<Operation *, 2> ops; // two for a channel (send, recv)
+  SmallVector<size_t, 2> cores;    // indices of the cores it runs on
   double key = 0;
-  unsigned sequence = 0;
+  double ns = 0; // its time on the chip
   SmallVector<unsigned> succs;
   unsigned pending = 0;
+};
+
+int64_t bytesOf(Value value, const Arch &arch) {
+  return cast<ShapedType>(value.getType()).getNumElements() * arch.inputBytes();
+}
+
+/// The time of a node: computes and transfers by the timing model, loads and
+/// stores by the global memory, copies into place by local memory; views
+/// cost nothing.
+double nodeNs(const Node &node, int64_t coreId, int64_t peerId, const CostModel &cost) {
+  const Arch &arch = cost.getArch();
+  Operation *op = node.ops.front();
+  if (node.ops.size() == 2) {
+    auto send = isa<SendOp>(op) ? cast<SendOp>(op) : cast<SendOp>(node.ops[1]);
+    int64_t from = isa<SendOp>(op) ? coreId : peerId, to = isa<SendOp>(op) ? peerId : coreId;
+    return cost.transferNs(from, to, bytesOf(send.getValue(), arch));
+  }
+  if (auto compute = dyn_cast<ComputeOpInterface>(op))
+    return computeNs(compute, cost);
+  if (auto load = dyn_cast<LoadOp>(op))
+    return cost.loadNs(coreId, bytesOf(load.getResult(), arch));
+  if (auto store = dyn_cast<StoreOp>(op))
+    return cost.storeNs(coreId, bytesOf(store.getValue(), arch));
+  if (auto fill = dyn_cast<FillOp>(op))
+    return cost.localWriteNs(bytesOf(fill.getResult(), arch));
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    int64_t bytes = bytesOf(insert.getSource(), arch);
+    return cost.localReadNs(bytes) + cost.localWriteNs(bytes);
+  }
+  return 0;
+}
+
+/// The simulation that orders the nodes: their start order.
+class OrderSimulation {
+public:
+  OrderSimulation(std::vector<Node> &nodes, size_t coreCount)
+      : nodes(nodes), cores(coreCount) {}
+
+  /// The nodes in the order of their simulated start, or nothing if some
+  /// never start.
+  std::optional<std::vector<unsigned>> run() {
+    for (unsigned n = 0; n < nodes.size(); ++n)
+      if (!nodes[n].pending)
+        makeReady(n);
+    for (size_t c = 0; c < cores.size(); ++c)
+      tryStart(c, 0);
+    while (!events.empty()) {
+      auto [t, sequence, n] = *events.begin();
+      events.erase(events.begin());
+      for (size_t c : nodes[n].cores)
+        cores[c].busy = false;
+      std::set<size_t> touched(nodes[n].cores.begin(), nodes[n].cores.end());
+      for (unsigned s : nodes[n].succs)
+        if (--nodes[s].pending == 0) {
+          makeReady(s);
+          touched.insert(nodes[s].cores.begin(), nodes[s].cores.end());
+        }
+      for (size_t c : touched)
+        tryStart(c, t);
+    }
+    if (order.size() != nodes.size())
+      return std::nullopt;
+    return std::move(order);
+  }
+
+private:
+  struct CoreState {
+    bool busy = false;
+    std::set<std::pair<double, unsigned>> local, channels; // ready, by key
+  };
+
+  void makeReady(unsigned n) {
+    Node &node = nodes[n];
+    for (size_t c : node.cores)
+      (node.ops.size() == 2 ? cores[c].channels : cores[c].local).insert({node.key, n});
+  }
+
+  void start(unsigned n, double t) {
+    Node &node = nodes[n];
+    for (size_t c : node.cores) {
+      cores[c].busy = true;
+      (node.ops.size() == 2 ? cores[c].channels : cores[c].local).erase({node.key, n});
+    }
+    order.push_back(n);
+    events.insert({t + node.ns, sequence++, n});
+  }
+
+  /// Lets a free core start something at time `t`.
+  void tryStart(size_t c, double t) {
+    CoreState &core = cores[c];
+    if (core.busy)
+      return;
+    // A transfer whose peer is free (and so waiting) first: it releases the
+    // peer at once.
+    for (auto [key, n] : core.channels) {
+      const Node &node = nodes[n];
+      size_t peer = node.cores[0] == c ? node.cores[1] : node.cores[0];
+      if (!cores[peer].busy) {
+        start(n, t);
+        return;
+      }
+    }
+    if (!core.local.empty())
+      start(core.local.begin()->second, t);
+  }
+
+  std::vector<Node> &nodes;
+  std::vector<CoreState> cores;
+  std::set<std::tuple<double, unsigned, unsigned>> events; // (end, sequence, node)
+  unsigned sequence = 0;
+  std::vector<unsigned> order;
 };
 
 /// Checks that replaying every core's channels in program order completes.
@@ -94,13 +213,19 @@ LogicalResult replayChannels(ModuleOp module) {
 
 struct SpatOrderCommunicationPass
     : public spat::impl::SpatOrderCommunicationBase<SpatOrderCommunicationPass> {
+  using SpatOrderCommunicationBase::SpatOrderCommunicationBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    std::optional<Arch> arch = loadArchOption(module, archFile);
+    if (!arch)
+      return signalPassFailure();
+    CostModel cost(*arch);
     std::vector<Node> nodes;
     DenseMap<Operation *, unsigned> nodeOf;
     DenseMap<int64_t, unsigned> channelNode;
     SmallVector<CoreOp> cores(module.getOps<CoreOp>());
-    for (CoreOp core : cores)
+    for (auto [index, core] : llvm::enumerate(cores))
       for (Operation &op : core.getBody().front()) {
         int64_t channel = -1;
         if (auto send = dyn_cast<SendOp>(op))
@@ -112,12 +237,14 @@ struct SpatOrderCommunicationPass
           if (inserted)
             nodes.emplace_back();
           nodes[it->second].ops.push_back(&op);
+          nodes[it->second].cores.push_back(index);
           nodeOf[&op] = it->second;
           continue;
         }
         nodeOf[&op] = nodes.size();
         nodes.emplace_back();
         nodes.back().ops.push_back(&op);
+        nodes.back().cores.push_back(index);
       }
     for (auto [channel, node] : channelNode)
       if (nodes[node].ops.size() != 2) {
@@ -127,7 +254,6 @@ struct SpatOrderCommunicationPass
       }
     // Dependencies: every use of a value within a core.
     for (unsigned n = 0; n < nodes.size(); ++n) {
-      nodes[n].sequence = n;
       for (Operation *op : nodes[n].ops)
         for (Value result : op->getResults())
           for (Operation *user : result.getUsers()) {
@@ -194,28 +320,19 @@ struct SpatOrderCommunicationPass
                      : pushes(n) || std::isinf(needed[n]) ? ready[n]
                                                           : needed[n];
     }
-    // At equal times, pushing data out (sends, stores) goes first: a waiting
-    // receiver is released before the core starts other work.
-    auto later = [&](unsigned a, unsigned b) {
-      if (nodes[a].key != nodes[b].key)
-        return nodes[a].key > nodes[b].key;
-      if (pushes(a) != pushes(b))
-        return pushes(b);
-      return nodes[a].sequence > nodes[b].sequence;
-    };
-    std::priority_queue<unsigned, std::vector<unsigned>, decltype(later)> queue(later);
-    for (unsigned n = 0; n < nodes.size(); ++n)
-      if (!nodes[n].pending)
-        queue.push(n);
-    while (!queue.empty()) {
-      unsigned n = queue.top();
-      queue.pop();
+    for (Node &node : nodes) {
+      int64_t self = cores[node.cores[0]].getId();
+      int64_t peer = node.cores.size() == 2 ? int64_t(cores[node.cores[1]].getId()) : self;
+      node.ns = nodeNs(node, self, peer, cost);
+    }
+    std::optional<std::vector<unsigned>> order = OrderSimulation(nodes, cores.size()).run();
+    if (!order) {
+      module.emitError("the core programs cannot all be ordered");
+      return signalPassFailure();
+    }
+    for (unsigned n : *order)
       for (Operation *op : nodes[n].ops)
         op->moveBefore(op->getBlock(), op->getBlock()->end());
-      for (unsigned s : nodes[n].succs)
-        if (--nodes[s].pending == 0)
-          queue.push(s);
-    }
     if (failed(replayChannels(module)))
       signalPassFailure();
   }

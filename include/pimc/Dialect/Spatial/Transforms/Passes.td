@@ -47,15 +47,17 @@ def SpatMaterializeSchedule
 }
 
 def SpatOrderCommunication
-    : Pass<"spat-order-communication", "::mlir::ModuleOp"> {
+    : ArchPass<"spat-order-communication", "::mlir::ModuleOp"> {
   let summary = "Stage 6: a deadlock-free order of the rendezvous pairs";
   let description = [{
-    Orders the operations of all cores by one global topological order of
-    their dependencies (both ends of a channel are one event), prioritized by
-    the schedule's times so transfers happen as soon as their data is ready;
-    each core's program is that order restricted to the core. Since every
-    core meets its channels in one global order, rendezvous transfers cannot
-    deadlock; the pass checks this by replaying the channels.
+    Orders the operations of every core by simulating the cores on the
+    architecture's timing model: a core that becomes free first takes a
+    transfer whose peer is already waiting for it, else local work that is
+    ready, else it waits. Both ends of a channel run at one simulated time,
+    so every core meets its channels in one global order and rendezvous
+    transfers cannot deadlock; the pass checks this by replaying the
+    channels. A send is thus never issued while its receiver is busy with
+    other work the sender could overlap.
   }];
 }
 
