@@ -674,6 +674,24 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
   double budget = 0.8 * arch.coreCount * perCore, used = 0;
   for (const Layer &layer : layers)
     used += packed(layer.crossbars);
+  // Matrix products are not replicated, but their tiles take crossbars too:
+  // one compute per row tile and column block.
+  module.walk([&](Operation *op) {
+    if (!isa<onnx::GemmOp, onnx::MatMulOp>(op))
+      return;
+    auto a = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto y = cast<RankedTensorType>(op->getResult(0).getType());
+    if (a.getRank() < 1 || y.getRank() < 1)
+      return;
+    auto gemm = dyn_cast<onnx::GemmOp>(op);
+    int64_t k = gemm && gemm.getTransA() ? a.getDimSize(0) : a.getShape().back();
+    int64_t n = y.getShape().back();
+    DenseTiling tiling = denseTiling(arch, k, n);
+    for (int64_t c = 0; c < tiling.blocks; ++c)
+      used += tiling.rowTiles *
+              packed((tiling.columns(c, n) + arch.outputsPerCrossbar() - 1) /
+                     arch.outputsPerCrossbar());
+  });
   // Marginal analysis: the next copy goes where it saves the most time per
   // crossbar, while the chip has crossbars for it.
   auto gain = [&](const Layer &l) {
