@@ -782,8 +782,14 @@ struct ConvertOnnxToSpatialPass
               op.use_empty())
             op.erase();
     });
+    // One walk for all globals: asking global by global walks the module each time.
+    llvm::DenseSet<StringAttr> used;
+    module.walk([&](Operation *op) {
+      op->getAttrDictionary().walk(
+          [&](SymbolRefAttr ref) { used.insert(ref.getRootReference()); });
+    });
     for (GlobalOp global : llvm::make_early_inc_range(module.getOps<GlobalOp>()))
-      if (SymbolTable::symbolKnownUseEmpty(global, module))
+      if (!used.contains(global.getSymNameAttr()))
         global.erase();
     int64_t needed = 0;
     module.walk([&](ComputeOpInterface compute) {

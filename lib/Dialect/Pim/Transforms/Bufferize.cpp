@@ -6,7 +6,8 @@
 // Allocations are pim.alloc (placed by liveness planning). The copies it
 // inserts for insert_slice are removed where they copy a buffer onto itself
 // (after CSE merges identical views); the others become pim.lmv, counted as
-// runtime copies.
+// runtime copies. Cores share no tensors, so each is bufferized on its own,
+// in parallel when the context is multithreaded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,8 +16,10 @@
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -47,20 +50,38 @@ struct PimBufferizePass : public pim::impl::PimBufferizeBase<PimBufferizePass> {
       auto tensor = cast<TensorType>(value.getType());
       return bufferization::getMemRefTypeWithFullyDynamicLayout(tensor, memorySpace);
     };
-    if (failed(bufferization::runOneShotBufferize(module, options)))
-      return signalPassFailure();
-    IRRewriter rewriter(&getContext());
-    DominanceInfo dominance;
-    eliminateCommonSubExpressions(rewriter, dominance, module);
     RewritePatternSet patterns(&getContext());
     memref::CopyOp::getCanonicalizationPatterns(patterns, &getContext());
-    if (failed(applyPatternsAndFoldGreedily(module, std::move(patterns))))
+    FrozenRewritePatternSet copyPatterns(std::move(patterns));
+    // Cores are isolated from each other: each is bufferized on its own, in
+    // parallel where the context allows it (diagnostics keep core order).
+    auto cores = llvm::to_vector(module.getOps<CoreOp>());
+    ParallelDiagnosticHandler diagnostics(&getContext());
+    if (failed(failableParallelForEachN(&getContext(), 0, cores.size(), [&](size_t i) {
+          diagnostics.setOrderIDForThread(i);
+          LogicalResult result = bufferizeCore(cores[i], options, copyPatterns);
+          diagnostics.eraseOrderIDForThread();
+          return result;
+        })))
       return signalPassFailure();
-    module.walk([&](memref::CopyOp copy) {
+  }
+
+  static LogicalResult
+  bufferizeCore(CoreOp core, const bufferization::OneShotBufferizationOptions &options,
+                const FrozenRewritePatternSet &copyPatterns) {
+    if (failed(bufferization::runOneShotBufferize(core, options)))
+      return failure();
+    IRRewriter rewriter(core.getContext());
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, core);
+    if (failed(applyPatternsAndFoldGreedily(core, copyPatterns)))
+      return failure();
+    core.walk([&](memref::CopyOp copy) {
       rewriter.setInsertionPoint(copy);
       rewriter.replaceOpWithNewOp<LMVOp>(copy, TypeRange{}, copy.getSource(),
                                          copy.getTarget());
     });
+    return success();
   }
 };
 } // namespace
