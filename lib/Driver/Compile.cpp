@@ -16,6 +16,8 @@
 #include "pimc/Target/Pimsim/Artifacts.h"
 #include "pimc/Target/Pimsim/CodeGen.h"
 
+#include <cmath>
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -196,10 +198,10 @@ Object coreStatsJson(const CoreCodeStats &c) {
                 {"memory_bytes", c.memoryBytes}};
 }
 
-std::unique_ptr<Pass> stagePass(StringRef stage, const std::string &arch);
+std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options);
 
 /// The passes of a stage after import (canonicalization is a small group).
-void addStagePasses(PassManager &pm, StringRef stage, const std::string &arch) {
+void addStagePasses(PassManager &pm, StringRef stage, const CompileOptions &options) {
   if (stage == "canonicalize") {
     OpPassManager &func = pm.nest<func::FuncOp>();
     func.addPass(onnx::createOnnxCanonicalize());
@@ -207,16 +209,18 @@ void addStagePasses(PassManager &pm, StringRef stage, const std::string &arch) {
     func.addPass(onnx::createOnnxCanonicalize());
     return;
   }
-  pm.addPass(stagePass(stage, arch));
+  pm.addPass(stagePass(stage, options));
 }
 
-std::unique_ptr<Pass> stagePass(StringRef stage, const std::string &arch) {
+std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) {
+  const std::string &arch = options.archPath;
   if (stage == "onnx-to-spatial")
     return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{arch});
   if (stage == "merge")
     return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
   if (stage == "peft")
-    return spat::createSpatPeftSchedule(spat::SpatPeftScheduleOptions{arch});
+    return spat::createSpatPeftSchedule(
+        spat::SpatPeftScheduleOptions{arch, options.throughput});
   if (stage == "materialize")
     return spat::createSpatMaterializeSchedule();
   if (stage == "communication")
@@ -327,7 +331,7 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     bool perCore = stage == "spatial-to-pim" || stage == "bufferize" || stage == "plan-memory";
     context.disableMultithreading(!perCore);
     PassManager pm(&context);
-    addStagePasses(pm, stage, options.archPath);
+    addStagePasses(pm, stage, options);
     if (failed(pm.run(module)))
       return fail("stage '" + stage + "' failed:\n" + diagnostics);
     recordStage(stage);
@@ -395,6 +399,34 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     return fail("the timing replay of the program failed: " +
                 llvm::toString(timing.takeError()));
   report["timing"] = timingStats(*timing, code->nodes);
+  Object &timingReport = *report.getObject("timing");
+  timingReport["mode"] = options.throughput ? "throughput" : "latency";
+  int64_t simTimeMs = 0;
+  if (options.throughput) {
+    // The programs looped as pimsim-nn's throughput mode loops them: the
+    // first rounds fill the pipeline, the later ones give its period.
+    constexpr int64_t kReplayRounds = 4;
+    llvm::Expected<sim::Timing> looping =
+        sim::replayTiming(options.outputDir, *arch, nullptr, 0, kReplayRounds);
+    if (!looping)
+      return fail("the timing replay of the looping programs failed: " +
+                  llvm::toString(looping.takeError()));
+    double roundNs = std::max(looping->roundNs, 1.0);
+    // pimsim-nn counts the rounds its slowest core completes in sim_time:
+    // long enough for 20 rounds after the first, so that the pipeline's
+    // fill weighs little.
+    constexpr int64_t kSimulatedRounds = 20;
+    simTimeMs = static_cast<int64_t>(
+        std::ceil((timing->latencyNs + kSimulatedRounds * roundNs) / 1e6));
+    int64_t expectedCount =
+        1 + static_cast<int64_t>(std::floor((simTimeMs * 1e6 - timing->latencyNs) / roundNs));
+    timingReport["round_ns"] = roundNs;
+    timingReport["throughput_samples_per_s"] = 1e9 / roundNs;
+    timingReport["sim_time_ms"] = simTimeMs;
+    timingReport["expected_output_count"] = expectedCount;
+  }
+  if (llvm::Error e = setSimulationMode(options.outputDir, options.throughput, simTimeMs))
+    return std::move(e);
   report["pimc"] = "pimc 0.1";
   report["model"] = options.modelPath;
   report["arch"] = arch->path.empty() ? "built-in chip-144" : arch->path;

@@ -88,6 +88,7 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
     compile.archPath = options.archPath;
     compile.outputDir = outputDir;
     compile.progress = options.progress;
+    compile.throughput = options.throughput;
     llvm::Expected<llvm::json::Object> report = compileModel(compile, &*model);
     if (!report)
       return report.takeError();

@@ -45,15 +45,16 @@ struct Core {
   const NodeMarks *marks = nullptr;
   size_t nextMark = 0;
   int32_t node = -1; // the model node of the instruction at pc
+  std::vector<double> roundEnds; // when each pass over the program ended
   bool done() const { return pc == program->ops.size(); }
 };
 
 class Replay {
 public:
   Replay(const LoadedProgram &program, const Arch &arch, const std::vector<NodeMarks> *marks,
-         size_t nodeCount)
+         size_t nodeCount, int64_t rounds)
       : program(program), arch(arch), cost(arch), gm(arch.globalNode()), marks(marks),
-        nodes(nodeCount), nodeCores(nodeCount) {}
+        nodes(nodeCount), nodeCores(nodeCount), rounds(rounds) {}
 
   llvm::Expected<Timing> run() {
     cores.resize(program.cores.size());
@@ -89,8 +90,17 @@ public:
           ct.slowestPeer = peer;
           ct.slowestPeerNs = ns;
         }
-      timing.latencyNs = std::max(timing.latencyNs, c.t);
+      timing.latencyNs = std::max(timing.latencyNs, c.roundEnds.empty() ? 0 : c.roundEnds[0]);
       timing.cores.push_back(ct);
+    }
+    // The steady state of the looping programs: the chip completes a round
+    // when its last core does.
+    if (rounds > 1) {
+      std::vector<double> chipEnds(rounds, 0);
+      for (const Core &c : cores)
+        for (size_t r = 0; r < c.roundEnds.size(); ++r)
+          chipEnds[r] = std::max(chipEnds[r], c.roundEnds[r]);
+      timing.roundNs = (chipEnds.back() - chipEnds.front()) / double(rounds - 1);
     }
     for (size_t n = 0; n < nodes.size(); ++n)
       nodes[n].cores = nodeCores[n].size();
@@ -193,7 +203,7 @@ private:
         c.t += ns;
         c.timing.computeNs += ns;
         ++c.timing.instructions;
-        ++c.pc;
+        step(c);
         continue;
       }
       if (!queue.empty() && queue.top().first < c.t) {
@@ -227,7 +237,20 @@ private:
       default:
         break;
       }
-      ++c.pc;
+      step(c);
+    }
+  }
+
+  /// Moves past the instruction at pc; after the last one, the program
+  /// starts again until it has run `rounds` times (pimsim-nn's throughput
+  /// mode loops every core).
+  void step(Core &c) {
+    if (++c.pc < c.program->ops.size())
+      return;
+    c.roundEnds.push_back(c.t);
+    if (int64_t(c.roundEnds.size()) < rounds) {
+      c.pc = 0;
+      c.nextMark = 0;
     }
   }
 
@@ -271,7 +294,7 @@ private:
       other.blocked = Blocked::No;
       other.t = other.since;
       if (wait(other, reg, other.program->ops[other.pc].a)) {
-        ++other.pc;
+        step(other);
         schedule(target);
       }
     }
@@ -336,7 +359,7 @@ private:
     account(receiver, senderId, receiverDone,
             noc(senderId, receiverId, bytes) + cost.localWriteNs(bytes));
     // The peer was blocked at its instruction: it moves past it.
-    ++peer.pc;
+    step(peer);
     schedule(peerId);
     return true;
   }
@@ -351,13 +374,14 @@ private:
   const std::vector<NodeMarks> *marks;
   std::vector<NodeTiming> nodes;
   std::vector<std::set<size_t>> nodeCores;
+  int64_t rounds;
 };
 
 } // namespace
 
 llvm::Expected<Timing> pimc::sim::replayTiming(llvm::StringRef directory, const Arch &arch,
                                                const std::vector<NodeMarks> *marks,
-                                               size_t nodeCount) {
+                                               size_t nodeCount, int64_t rounds) {
   Manifest manifest;
   llvm::Expected<LoadedProgram> program = loadProgram(directory, manifest);
   if (!program)
@@ -366,5 +390,8 @@ llvm::Expected<Timing> pimc::sim::replayTiming(llvm::StringRef directory, const 
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    llvm::formatv("the program has {0} cores, the chip {1}",
                                                  program->cores.size(), arch.coreCount));
-  return Replay(*program, arch, marks, nodeCount).run();
+  if (rounds < 1)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the timing replay needs at least one round");
+  return Replay(*program, arch, marks, nodeCount, rounds).run();
 }

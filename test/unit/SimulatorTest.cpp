@@ -814,6 +814,31 @@ TEST_F(TimingTest, RendezvousWaitsForTheLaterSide) {
                {104, 358, 510});
 }
 
+// Looping programs (throughput mode) overlap rounds: the sender computes
+// its next round while the receiver works on the last one, so a round of
+// the chip takes what the slower core's own round takes, not the sum.
+TEST_F(TimingTest, LoopingProgramsOverlapTheirRounds) {
+  Instruction send = Instruction::send(4, 1, 256), recv = Instruction::recv(5, 0, 256);
+  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
+  auto replay = [&](const std::vector<Program> &programs, int64_t rounds) {
+    writeAll(makeManifest(int(programs.size())), programs);
+    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch, nullptr, 0, rounds);
+    EXPECT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
+    return timing ? *timing : sim::Timing();
+  };
+  Program sender = with(with(start(), adds(10)), {send});
+  Program receiver = with(with(start(), {recv}), adds(20));
+  sim::Timing once = replay({sender, receiver}, 1);
+  sim::Timing looping = replay({sender, receiver}, 4);
+  EXPECT_EQ(looping.latencyNs, once.latencyNs);
+  // The receiver's round when its sender is never late.
+  double receiverRound = replay({with(start(), {send}), receiver}, 1).cores[1].finishNs;
+  EXPECT_NEAR(looping.roundNs, receiverRound, 0.05 * receiverRound);
+  EXPECT_LT(looping.roundNs, once.latencyNs - 500);
+  EXPECT_FALSE(static_cast<bool>(sim::replayTiming(dir, *arch, nullptr, 0, 0)));
+}
+
 TEST_F(TimingTest, GlobalMemoryServesOneRequestAtATime) {
   expectFinish({with(start(), {ld(5, 6, 1024)})}, {1787});
   expectFinish({with(start(), {st(6, 5, 1024)})}, {2413});

@@ -48,8 +48,11 @@ static cl::opt<std::string> emit("emit", cl::desc("json: also write core_<id>.js
 static cl::opt<std::string> emitMlir("emit-mlir",
                                      cl::desc("print the IR after a stage and stop"),
                                      cl::value_desc("STAGE"), cl::sub(compileCommand));
-static cl::opt<std::string> mode("mode", cl::desc("latency (the default)"),
-                                 cl::init("latency"), cl::sub(compileCommand));
+static cl::opt<std::string> mode("mode",
+                                 cl::desc("latency (the default: one inference) or throughput "
+                                          "(the programs loop in pimsim-nn's throughput mode)"),
+                                 cl::init("latency"), cl::sub(compileCommand),
+                                 cl::sub(validateCommand));
 static cl::opt<bool> quiet("q", cl::desc("no progress lines"), cl::sub(compileCommand),
                            cl::sub(validateCommand));
 
@@ -78,10 +81,13 @@ static int error(const llvm::Twine &message) {
   return 1;
 }
 
+static bool knownMode() { return mode == "latency" || mode == "throughput"; }
+
 static int runCompile() {
-  if (mode != "latency")
-    return error("--mode=" + mode + " is not supported (modes: latency)");
+  if (!knownMode())
+    return error("--mode=" + mode + " is not supported (modes: latency, throughput)");
   CompileOptions options;
+  options.throughput = mode == "throughput";
   options.modelPath = modelPath;
   options.archPath = archPath;
   options.outputDir = outputDir;
@@ -144,7 +150,10 @@ static int runSimulate() {
 }
 
 static int runValidate() {
+  if (!knownMode())
+    return error("--mode=" + mode + " is not supported (modes: latency, throughput)");
   ValidateOptions options;
+  options.throughput = mode == "throughput";
   options.casePath = casePath;
   options.archPath = archPath;
   options.outputDir = outputDir;

@@ -29,6 +29,9 @@ struct CompileOptions {
   bool emitJson = false;   // core_<id>.json beside core_<id>.pim
   std::string emitMlirAfter; // print the IR after this stage and stop
   bool progress = true;    // stage lines on stderr
+  /// Throughput mode: the programs loop in pimsim-nn's throughput mode and
+  /// the report tells samples per second; otherwise one inference (latency).
+  bool throughput = false;
 };
 
 /// Compiles the model at options.modelPath (or `model`, already loaded) and
@@ -56,6 +59,7 @@ struct ValidateOptions {
   std::string outputDir; // empty: a temporary directory
   double rtol = 1e-3, atol = 1e-4;
   bool progress = false;
+  bool throughput = false; // compile in throughput mode
 };
 
 /// Compiles the case's model, runs it on the functional simulator and on the

@@ -50,7 +50,10 @@ struct NodeTiming {
 };
 
 struct Timing {
-  double latencyNs = 0; // when the last core finishes: one inference
+  double latencyNs = 0; // when the last core finishes its first round: one inference
+  /// With several rounds: the time between two rounds of the whole chip in
+  /// the steady state (1 / throughput).
+  double roundNs = 0;
   std::vector<CoreTiming> cores;
   std::vector<NodeTiming> nodes; // by node index, when marks are given
 };
@@ -60,11 +63,12 @@ struct Timing {
 using NodeMarks = std::vector<std::pair<uint64_t, int32_t>>;
 
 /// Replays the program in `directory` on `arch` for one inference (pimsim-nn's
-/// latency mode). With `marks` (one list per core, for `nodeCount` nodes), the
-/// time is also told per node.
+/// latency mode), or with every core looping its program `rounds` times (its
+/// throughput mode). With `marks` (one list per core, for `nodeCount` nodes),
+/// the time is also told per node (give them for one round only).
 llvm::Expected<Timing> replayTiming(llvm::StringRef directory, const Arch &arch,
                                     const std::vector<NodeMarks> *marks = nullptr,
-                                    size_t nodeCount = 0);
+                                    size_t nodeCount = 0, int64_t rounds = 1);
 
 } // namespace pimc::sim
 

@@ -641,6 +641,29 @@ llvm::Error writeArch(const Arch &arch, StringRef directory) {
 }
 } // namespace
 
+llvm::Error pimc::setSimulationMode(StringRef directory, bool throughput,
+                                    int64_t simTimeMs) {
+  std::string path = join(directory, kArchFile);
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return fail("cannot read '" + path + "'");
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return json.takeError();
+  llvm::json::Object *top = json->getAsObject();
+  if (!top)
+    return fail("'" + path + "' is not a JSON object");
+  llvm::json::Object *sim = top->getObject("sim_config");
+  if (!sim) {
+    (*top)["sim_config"] = llvm::json::Object{{"sim_time", 1}};
+    sim = top->getObject("sim_config");
+  }
+  (*sim)["sim_mode"] = throughput ? 0 : 1;
+  if (throughput)
+    (*sim)["sim_time"] = simTimeMs;
+  return writeText(path, llvm::formatv("{0:1}\n", *json).str());
+}
+
 llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
                                                        const Arch &arch,
                                                        const CodeGenOptions &options) {

@@ -46,6 +46,13 @@ struct CodeGenOptions {
   bool emitJson = false;
 };
 
+/// Sets the `sim_config` of the architecture file written beside a program:
+/// latency mode (sim_mode 1) for one inference, or throughput mode (sim_mode
+/// 0, every core looping its program) for `simTimeMs` of simulated time.
+/// Only sim_config differs from the architecture the program was made for.
+llvm::Error setSimulationMode(llvm::StringRef directory, bool throughput,
+                              int64_t simTimeMs = 0);
+
 /// Writes the artifacts of a planned pim module (target spec, section 9, is
 /// the checklist it follows) and counts what it wrote.
 llvm::Expected<CodeGenStats> emitPimsimArtifacts(mlir::ModuleOp module,

@@ -10,6 +10,11 @@
 // placement is NoC-aware; a core only takes computes whose weight tiles fit
 // its free crossbars.
 //
+// For programs that loop (throughput mode), each layer with weights, with
+// the work after it up to the next such layer, is a pipeline stage with
+// cores of its own: a core holding early and late work would make every
+// round wait for the whole network.
+//
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Support/ArchOption.h"
@@ -53,6 +58,75 @@ struct Task {
   int64_t core = -1;
   double start = 0, finish = 0;
 };
+
+/// The pipeline stages of throughput mode: the stage of each task and how
+/// many cores each stage may take.
+struct Stages {
+  std::vector<int64_t> of;
+  std::vector<int64_t> quota;
+};
+
+/// A task with weights (or without producers) belongs to the stage of its
+/// model node; any other task to the latest stage it reads from. Each stage
+/// gets the cores its crossbars need, then the other cores go one by one to
+/// the stage with the most work per core, while that is more than its
+/// longest task (which no more cores can shorten).
+Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
+  Stages stages;
+  stages.of.assign(tasks.size(), -1);
+  DenseMap<const void *, int64_t> byNode;
+  std::vector<double> work, longest;
+  std::vector<int64_t> tasksIn, largeTasks, smallCrossbars;
+  int64_t perCore = arch.matrix.xbarArrayCount;
+  for (unsigned t = 0; t < tasks.size(); ++t) {
+    const Task &task = tasks[t];
+    int64_t stage = -1;
+    if (task.crossbars == 0)
+      for (const Edge &e : task.preds)
+        stage = std::max(stage, stages.of[e.task]);
+    if (stage < 0) {
+      auto [it, isNew] =
+          byNode.try_emplace(task.op->getLoc().getAsOpaquePointer(), int64_t(work.size()));
+      if (isNew) {
+        work.push_back(0);
+        longest.push_back(0);
+        tasksIn.push_back(0);
+        largeTasks.push_back(0);
+        smallCrossbars.push_back(0);
+      }
+      stage = it->second;
+    }
+    stages.of[t] = stage;
+    work[stage] += task.cost;
+    longest[stage] = std::max(longest[stage], task.cost);
+    ++tasksIn[stage];
+    if (2 * task.crossbars > perCore)
+      ++largeTasks[stage];
+    else
+      smallCrossbars[stage] += task.crossbars;
+  }
+  size_t count = work.size();
+  stages.quota.assign(count, 1);
+  int64_t given = 0;
+  for (size_t s = 0; s < count; ++s) {
+    stages.quota[s] = std::max<int64_t>(
+        1, largeTasks[s] + (smallCrossbars[s] + perCore - 1) / perCore);
+    given += stages.quota[s];
+  }
+  auto perCoreWork = [&](size_t s) { return work[s] / double(stages.quota[s]); };
+  while (given < arch.coreCount) {
+    int64_t best = -1;
+    for (size_t s = 0; s < count; ++s)
+      if (stages.quota[s] < tasksIn[s] && perCoreWork(s) > longest[s] &&
+          (best < 0 || perCoreWork(s) > perCoreWork(best)))
+        best = s;
+    if (best < 0)
+      break;
+    ++stages.quota[best];
+    ++given;
+  }
+  return stages;
+}
 
 struct SpatPeftSchedulePass
     : public spat::impl::SpatPeftScheduleBase<SpatPeftSchedulePass> {
@@ -110,6 +184,9 @@ struct SpatPeftSchedulePass
         for (const Edge &s : tasks[t].succs)
           tasks[t].oct = std::max(tasks[t].oct, tasks[s.task].oct + tasks[s.task].cost);
 
+      Stages stages = throughput ? pipelineStages(tasks, arch) : Stages();
+      std::vector<int64_t> coreStage(arch.coreCount, -1);
+      std::vector<int64_t> stageCores(stages.quota.size(), 0);
       std::vector<double> coreFree(arch.coreCount, 0);
       std::vector<int64_t> freeCrossbars(arch.coreCount, arch.matrix.xbarArrayCount);
       // Results kept on a core until their last consumer is placed: a core
@@ -156,9 +233,21 @@ struct SpatPeftSchedulePass
           double start, finish;
         };
         SmallVector<Candidate> candidates;
+        int64_t stage = throughput ? stages.of[t] : -1;
+        // A stage takes its own cores, and fresh ones up to its quota; when
+        // none of them has room, any core does.
+        auto inStage = [&](int64_t p) {
+          return stage < 0 || coreStage[p] == stage ||
+                 (coreStage[p] < 0 && stageCores[stage] < stages.quota[stage]);
+        };
+        bool anyInStage = false;
+        for (int64_t p = 0; p < arch.coreCount && !anyInStage; ++p)
+          anyInStage = inStage(p) && freeCrossbars[p] >= task.crossbars &&
+                       resident[p] + task.inputBytes + task.outputBytes <= memoryLimit;
         for (int64_t p = 0; p < arch.coreCount; ++p) {
           if (freeCrossbars[p] < task.crossbars ||
-              resident[p] + task.inputBytes + task.outputBytes > memoryLimit)
+              resident[p] + task.inputBytes + task.outputBytes > memoryLimit ||
+              (anyInStage && !inStage(p)))
             continue;
           double start = coreFree[p];
           for (const Edge &e : task.preds) {
@@ -210,6 +299,10 @@ struct SpatPeftSchedulePass
                                 << " of its " << arch.localMemory.memorySize
                                 << " bytes for them";
           return signalPassFailure();
+        }
+        if (stage >= 0 && coreStage[best] < 0) {
+          coreStage[best] = stage;
+          ++stageCores[stage];
         }
         task.core = best;
         task.start = bestStart;

@@ -4,11 +4,12 @@
 
 include "mlir/Pass/PassBase.td"
 
-class ArchPass<string name, string op> : Pass<name, op> {
-  let options = [
+class ArchPass<string name, string op, list<Option> moreOptions = []>
+    : Pass<name, op> {
+  let options = !listconcat([
     Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
            "pimsim-nn architecture file (empty: the built-in chip-144)">,
-  ];
+  ], moreOptions);
 }
 
 def SpatMergeComputes : ArchPass<"spat-merge-computes", "::mlir::ModuleOp"> {
@@ -21,7 +22,10 @@ def SpatMergeComputes : ArchPass<"spat-merge-computes", "::mlir::ModuleOp"> {
   }];
 }
 
-def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp"> {
+def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp", [
+    Option<"throughput", "throughput", "bool", /*default=*/"false",
+           "place each layer on cores of its own (a pipeline of layers) for "
+           "programs that loop">]> {
   let summary = "Stage 4: PEFT list scheduling of computes onto cores";
   let description = [{
     Predict-Earliest-Finish-Time scheduling: computes are ranked by their
@@ -30,6 +34,13 @@ def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp"> {
     among the cores with enough free crossbars. Costs come from the
     architecture's timing model and NoC table. Sets spat.core, spat.start and
     spat.finish on every compute and spat.makespan on the module.
+
+    With `throughput`, the programs will loop (pimsim-nn's throughput mode),
+    so a core must not hold work of both early and late layers: each layer
+    with weights (with the work that follows it until the next one) is a
+    stage that gets cores of its own, as many as its crossbars need and more
+    in proportion to its work. The stages then run as a pipeline whose period
+    is the busiest core's round.
   }];
 }
 

@@ -1,0 +1,38 @@
+// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=LATENCY
+// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=PIPELINE
+
+spat.global constant @w : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
+spat.global constant @v : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
+
+// Two layers in a row. For one inference the second runs where the first
+// did (no transfer). When the programs loop, each layer is a stage with a
+// core of its own, so that a core works on one sample while the other core
+// works on the next; the weightless compute after the second layer belongs
+// to its stage.
+// LATENCY-LABEL: func @two_layers
+// LATENCY: spat.compute{{.*}}spat.core = [[C:[0-9]+]] : i64
+// LATENCY: spat.compute{{.*}}spat.core = [[C]] : i64
+// LATENCY: spat.compute{{.*}}spat.core = [[C]] : i64
+// PIPELINE-LABEL: func @two_layers
+// PIPELINE: spat.compute{{.*}}spat.core = [[A:[0-9]+]] : i64
+// PIPELINE: spat.compute{{.*}}spat.core = [[B:[0-9]+]] : i64
+// PIPELINE-NOT: spat.core = [[A]] :
+// PIPELINE: spat.compute{{.*}}spat.core = [[B]] : i64
+func.func @two_layers(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("first")
+  %b = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("second")
+  %r = spat.compute(%b : tensor<16xf32>) {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.relu %in : tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("relu")
+  return %r : tensor<16xf32>
+}
