@@ -2,21 +2,25 @@
 """Compile-time, memory and code-size benchmarks of the torchvision models.
 
 For each model (exported by export_models.py into OUT/models, kept between
-runs) this compiles it with the artifacts written, under /usr/bin/time -v, on
-the reference chip (chip-144, or chip-256 for vgg16), then times the
-functional simulation on the exported input. With --pimsim CHIPTEST it also
-runs pimsim-nn on the artifacts and reads its latency and energy.
+runs) and each mode (latency, throughput) this compiles it with the artifacts
+written, under /usr/bin/time -v, on the reference chip (chip-144, or chip-256
+for vgg16), then times the functional simulation on the exported input. With
+--pimsim CHIPTEST it also runs pimsim-nn on the artifacts and reads its
+latency (latency mode) or throughput (throughput mode) and energy; a
+throughput run simulates about 20 rounds and takes long (many minutes for
+resnet18).
 
 It prints one markdown table (and writes OUT/results.md and OUT/results.json):
 wall time and peak RSS of the compile, instructions by class, the address
 loads (sldi) against the register operands that would need one without
-register reuse, and the functional simulation time, each checked against
+register reuse, pimc's own estimate of the latency and throughput (the
+timing replay), and the functional simulation time, each checked against
 issue 3's targets where it has one.
 
 Timings on a shared machine are noisy: compare runs made one after another.
 
-Usage: bench/run_benchmarks.py [OUT] [--models NAME ...] [--pimc PATH]
-       [--pimsim CHIPTEST] [--no-simulate]
+Usage: bench/run_benchmarks.py [OUT] [--models NAME ...] [--modes MODE ...]
+       [--pimc PATH] [--pimsim CHIPTEST] [--no-simulate]
 """
 
 import argparse
@@ -54,12 +58,18 @@ def pimsim(chiptest, out):
                             capture_output=True, text=True)
     wall = time.monotonic() - started
     latency = re.search(r"- latency:\s+(\S+) ms", result.stdout)
+    throughput = re.search(r"- throughput:\s+(\S+) samples/s", result.stdout)
+    # The total in latency mode, per sample (pJ/it) in throughput mode.
     energy = re.search(r"- average energy:\s+(\S+) pJ", result.stdout)
-    if result.returncode != 0 or not latency:
+    if result.returncode != 0 or not (latency or throughput):
         return {"pimsim_error": (result.stdout + result.stderr)[-400:]}
-    return {"pimsim_latency_ms": float(latency.group(1)),
-            "pimsim_energy_mj": float(energy.group(1)) / 1e9 if energy else None,
-            "pimsim_wall_s": wall}
+    row = {"pimsim_energy_mj": float(energy.group(1)) / 1e9 if energy else None,
+           "pimsim_wall_s": wall}
+    if latency:
+        row["pimsim_latency_ms"] = float(latency.group(1))
+    if throughput:
+        row["pimsim_throughput"] = float(throughput.group(1))
+    return row
 
 
 def check(value, target):
@@ -72,6 +82,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default=os.path.join(ROOT, "build", "bench"))
     parser.add_argument("--models", nargs="+", default=MODELS, choices=MODELS)
+    parser.add_argument("--modes", nargs="+", default=["latency", "throughput"],
+                        choices=["latency", "throughput"])
     parser.add_argument("--pimc", default=os.path.join(ROOT, "build", "bin", "pimc"))
     parser.add_argument("--pimsim", help="pimsim-nn's ChipTest, built outside the repository")
     parser.add_argument("--no-simulate", action="store_true",
@@ -84,52 +96,37 @@ def main():
 
     rows = []
     for name in args.models:
-        case = os.path.join(models, name)
-        out = os.path.join(args.out, "out", name)
-        arch = os.path.join(ROOT, "configs", ARCH.get(name, "chip-144.json"))
-        print("compiling %s" % name, file=sys.stderr)
-        _, wall, rss = timed([args.pimc, "compile", os.path.join(case, "model.onnx"),
-                              "--arch", arch, "-o", out, "-q"])
-        with open(os.path.join(out, "report.json")) as f:
-            report = json.load(f)
-        inst = report["instructions"]
-        row = {"model": name, "arch": os.path.basename(arch), "compile_s": wall,
-               "peak_mib": rss, "instructions": inst["instructions"], "mvm": inst["mvm"],
-               "vector": inst["vector"], "sldi": inst["scalar"],
-               "register_operands": inst["register_operands"],
-               "transfers": inst["send"] + inst["recv"] + inst["load"] + inst["store"],
-               "lmv": inst["copies"], "other": inst["other"] + inst["setbw"],
-               "cores": report["schedule"]["cores_used"]}
-        if not args.no_simulate:
-            inputs = os.path.join(case, "test_data_set_0")
-            _, row["simulate_s"], _ = timed([args.pimc, "simulate", out, "--inputs", inputs,
-                                             "--outputs", os.path.join(out, "outputs")])
-        if args.pimsim:
-            print("running pimsim-nn on %s" % name, file=sys.stderr)
-            row.update(pimsim(args.pimsim, out))
-        rows.append(row)
+        for mode in args.modes:
+            rows.append(run_model(args, models, name, mode))
 
-    lines = ["| model | chip | compile s | peak MiB | instructions | mvm | vector | "
-             "sldi / register operands | transfers | lmv | other | cores | simulate s |"
-             + (" pimsim latency ms | energy mJ |" if args.pimsim else ""),
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-             + ("---|---|" if args.pimsim else "")]
+    pimsim_columns = " pimsim latency ms | pimsim samples/s | energy mJ |" if args.pimsim else ""
+    lines = ["| model | mode | chip | compile s | peak MiB | instructions | mvm | vector | "
+             "sldi / register operands | transfers | lmv | other | cores | simulate s | "
+             "estimated latency ms | estimated samples/s |" + pimsim_columns,
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+             + ("---|---|---|" if args.pimsim else "")]
     for r in rows:
-        target = TARGETS.get(r["model"], (None, None, None))
+        # Issue 3's targets are for the default (latency) mode.
+        target = TARGETS.get(r["model"], (None, None, None)) if r["mode"] == "latency" \
+            else (None, None, None)
         simulate = r.get("simulate_s")
-        line = ("| %s | %s | %.2f%s | %.0f%s | %d | %d | %d | %d / %d (%.0f%% reused) | %d | %d "
-                "| %d | %d | %s |" % (
-                    r["model"], r["arch"], r["compile_s"], check(r["compile_s"], target[0]),
-                    r["peak_mib"], check(r["peak_mib"], target[1]), r["instructions"],
-                    r["mvm"], r["vector"], r["sldi"], r["register_operands"],
+        line = ("| %s | %s | %s | %.2f%s | %.0f%s | %d | %d | %d | %d / %d (%.0f%% reused) | %d "
+                "| %d | %d | %d | %s | %.3f | %s |" % (
+                    r["model"], r["mode"], r["arch"], r["compile_s"],
+                    check(r["compile_s"], target[0]), r["peak_mib"], check(r["peak_mib"], target[1]),
+                    r["instructions"], r["mvm"], r["vector"], r["sldi"], r["register_operands"],
                     100.0 * (1 - r["sldi"] / max(r["register_operands"], 1)), r["transfers"],
                     r["lmv"], r["other"], r["cores"],
-                    "-" if simulate is None else "%.2f%s" % (simulate, check(simulate, target[2]))))
+                    "-" if simulate is None else "%.2f%s" % (simulate, check(simulate, target[2])),
+                    r["latency_ms"], "-" if r["throughput"] is None else "%.1f" % r["throughput"]))
         if args.pimsim:
-            if "pimsim_latency_ms" in r:
-                line += " %.3f | %.3f |" % (r["pimsim_latency_ms"], r["pimsim_energy_mj"] or 0)
+            if "pimsim_error" in r:
+                line += " failed | failed | - |"
             else:
-                line += " failed | - |"
+                line += " %s | %s | %.3f |" % (
+                    "%.3f" % r["pimsim_latency_ms"] if "pimsim_latency_ms" in r else "-",
+                    "%.1f" % r["pimsim_throughput"] if "pimsim_throughput" in r else "-",
+                    r["pimsim_energy_mj"] or 0)
         lines.append(line)
     table = "\n".join(lines)
     print(table)
@@ -137,6 +134,37 @@ def main():
         f.write(table + "\n")
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump(rows, f, indent=1)
+
+
+def run_model(args, models, name, mode):
+    """Compiles (and simulates, and runs pimsim-nn on) one model in one mode."""
+    case = os.path.join(models, name)
+    out = os.path.join(args.out, "out", name + ("" if mode == "latency" else "-" + mode))
+    arch = os.path.join(ROOT, "configs", ARCH.get(name, "chip-144.json"))
+    print("compiling %s (%s mode)" % (name, mode), file=sys.stderr)
+    _, wall, rss = timed([args.pimc, "compile", os.path.join(case, "model.onnx"),
+                          "--arch", arch, "--mode=" + mode, "-o", out, "-q"])
+    with open(os.path.join(out, "report.json")) as f:
+        report = json.load(f)
+    inst = report["instructions"]
+    timing = report["timing"]
+    row = {"model": name, "mode": mode, "arch": os.path.basename(arch), "compile_s": wall,
+           "peak_mib": rss, "instructions": inst["instructions"], "mvm": inst["mvm"],
+           "vector": inst["vector"], "sldi": inst["scalar"],
+           "register_operands": inst["register_operands"],
+           "transfers": inst["send"] + inst["recv"] + inst["load"] + inst["store"],
+           "lmv": inst["copies"], "other": inst["other"] + inst["setbw"],
+           "cores": report["schedule"]["cores_used"],
+           "latency_ms": timing["latency_ns"] / 1e6,
+           "throughput": 1e9 / timing["round_ns"] if "round_ns" in timing else None}
+    if not args.no_simulate:
+        inputs = os.path.join(case, "test_data_set_0")
+        _, row["simulate_s"], _ = timed([args.pimc, "simulate", out, "--inputs", inputs,
+                                         "--outputs", os.path.join(out, "outputs")])
+    if args.pimsim:
+        print("running pimsim-nn on %s (%s mode)" % (name, mode), file=sys.stderr)
+        row.update(pimsim(args.pimsim, out))
+    return row
 
 
 if __name__ == "__main__":

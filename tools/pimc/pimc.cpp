@@ -24,6 +24,9 @@
 using namespace pimc;
 namespace cl = llvm::cl;
 
+// pimc's own options; --help hides LLVM's.
+static cl::OptionCategory pimcOptions("pimc options");
+
 static cl::SubCommand compileCommand("compile", "Compile an ONNX model for pimsim-nn");
 static cl::SubCommand simulateCommand("simulate",
                                       "Run compiled artifacts on the functional simulator");
@@ -35,46 +38,46 @@ static cl::SubCommand compareCommand(
 
 static cl::opt<std::string> modelPath(cl::Positional, cl::desc("[MODEL.onnx]"),
                                       cl::init(PIMC_DEFAULT_MODEL),
-                                      cl::sub(compileCommand));
+                                      cl::sub(compileCommand), cl::cat(pimcOptions));
 static cl::opt<std::string> archPath("arch",
                                      cl::desc("pimsim-nn architecture file (default: "
                                               "the built-in 144-core chip)"),
-                                     cl::sub(compileCommand), cl::sub(validateCommand));
+                                     cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<std::string> outputDir("o", cl::desc("output directory"),
                                       cl::value_desc("OUT"), cl::sub(compileCommand),
-                                      cl::sub(validateCommand));
+                                      cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<std::string> emit("emit", cl::desc("json: also write core_<id>.json"),
-                                 cl::sub(compileCommand));
+                                 cl::sub(compileCommand), cl::cat(pimcOptions));
 static cl::opt<std::string> emitMlir("emit-mlir",
                                      cl::desc("print the IR after a stage and stop"),
-                                     cl::value_desc("STAGE"), cl::sub(compileCommand));
+                                     cl::value_desc("STAGE"), cl::sub(compileCommand), cl::cat(pimcOptions));
 static cl::opt<std::string> mode("mode",
                                  cl::desc("latency (the default: one inference) or throughput "
                                           "(the programs loop in pimsim-nn's throughput mode)"),
                                  cl::init("latency"), cl::sub(compileCommand),
-                                 cl::sub(validateCommand));
+                                 cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<bool> quiet("q", cl::desc("no progress lines"), cl::sub(compileCommand),
-                           cl::sub(validateCommand));
+                           cl::sub(validateCommand), cl::cat(pimcOptions));
 
 static cl::opt<std::string> programDir(cl::Positional, cl::desc("OUT/"), cl::Required,
-                                       cl::sub(simulateCommand), cl::sub(reportCommand));
+                                       cl::sub(simulateCommand), cl::sub(reportCommand), cl::cat(pimcOptions));
 static cl::opt<std::string> inputsDir("inputs", cl::desc("directory of input_K.pb"),
-                                      cl::Required, cl::sub(simulateCommand));
+                                      cl::Required, cl::sub(simulateCommand), cl::cat(pimcOptions));
 static cl::opt<std::string> outputsDir("outputs",
                                        cl::desc("directory for output_K.pb (default: "
                                                 "the inputs directory's sibling "
                                                 "OUT/outputs)"),
-                                       cl::sub(simulateCommand));
+                                       cl::sub(simulateCommand), cl::cat(pimcOptions));
 
 static cl::opt<std::string> casePath(cl::Positional, cl::desc("CASE/"), cl::Required,
-                                     cl::sub(validateCommand));
+                                     cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<double> relativeTolerance("rtol", cl::desc("relative tolerance"), cl::init(1e-3),
-                            cl::sub(validateCommand));
+                            cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<double> absoluteTolerance("atol", cl::desc("absolute tolerance"), cl::init(1e-4),
-                            cl::sub(validateCommand));
+                            cl::sub(validateCommand), cl::cat(pimcOptions));
 
 static cl::list<std::string> reports(cl::Positional, cl::desc("BEFORE.json AFTER.json"),
-                                     cl::OneOrMore, cl::sub(compareCommand));
+                                     cl::OneOrMore, cl::sub(compareCommand), cl::cat(pimcOptions));
 
 static int error(const llvm::Twine &message) {
   llvm::errs() << "pimc: error: " << message << "\n";
@@ -193,6 +196,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
+  cl::HideUnrelatedOptions(pimcOptions);
   cl::ParseCommandLineOptions(argc, argv,
                               "pimc: ONNX to ReRAM processing-in-memory (pimsim-nn)\n");
   if (compileCommand)
