@@ -176,7 +176,23 @@ int pimc::compareReports(const Object &before, const Object &after,
   };
   int worse = 0;
   os << llvm::formatv("{0,-34} {1,16} {2,16}\n", "proxy", "before", "after");
+  auto has = [](const Object &o, const Proxy &p) {
+    const Object *inner = o.getObject(p.section);
+    return inner && inner->getNumber(p.key);
+  };
   for (const Proxy &p : proxies) {
+    // A proxy one of the reports lacks (an older pimc, the other mode) is
+    // shown but not compared.
+    if (!has(before, p) || !has(after, p)) {
+      auto shown = [&](const Object &o) {
+        return has(o, p) ? llvm::formatv("{0}", number(o, p.section, p.key)).str()
+                         : std::string("-");
+      };
+      os << llvm::formatv("{0,-34} {1,16} {2,16}\n",
+                          (llvm::Twine(p.section) + "." + p.key).str(), shown(before),
+                          shown(after));
+      continue;
+    }
     double a = number(before, p.section, p.key), b = number(after, p.section, p.key);
     // Fewer lanes is less parallelism; for everything else, less is better.
     bool isWorse = p.runtime && (llvm::StringRef(p.key) == "lanes" ? b < a : b > a);
