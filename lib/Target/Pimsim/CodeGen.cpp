@@ -672,6 +672,20 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
                 "slot width)");
   if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
     return llvm::createStringError(ec, "cannot create '" + options.outputDir + "'");
+  // Programs of an earlier compile into the same directory would be loaded
+  // beside the new ones (pimsim-nn and pimc read every core_<id> file).
+  std::error_code listed;
+  for (llvm::sys::fs::directory_iterator it(options.outputDir, listed), end;
+       it != end && !listed; it.increment(listed)) {
+    StringRef name = llvm::sys::path::filename(it->path());
+    StringRef id = name;
+    if (id.consume_front("core_") && (id.consume_back(".pim") || id.consume_back(".json")) &&
+        !id.empty() && llvm::all_of(id, llvm::isDigit))
+      if (std::error_code removed = llvm::sys::fs::remove(it->path()))
+        return llvm::createStringError(removed, "cannot remove '" + it->path() + "'");
+  }
+  if (listed)
+    return llvm::createStringError(listed, "cannot list '" + options.outputDir + "'");
   int64_t elementBytes = arch.inputBytes();
 
   // Global memory: constants read by ld first (they are the image), then the
