@@ -252,7 +252,8 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
 
   DialectRegistry registry;
   registerAllDialects(registry);
-  MLIRContext context(registry);
+  auto contextOwner = std::make_unique<MLIRContext>(registry);
+  MLIRContext &context = *contextOwner;
   context.loadAllAvailableDialects();
   context.disableMultithreading();
   // Diagnostics name the model node (the importer's locations) they are about.
@@ -442,5 +443,10 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
   if (ec)
     return llvm::createStringError(ec, "cannot write '" + path + "'");
   os << llvm::formatv("{0:2}", llvm::json::Value(Object(report))) << "\n";
+  if (options.keepIrAtExit) {
+    // The process ends next: tearing down the IR would only cost time.
+    (void)imported->release();
+    (void)contextOwner.release();
+  }
   return report;
 }

@@ -92,6 +92,7 @@ static int runCompile() {
   CompileOptions options;
   options.throughput = mode == "throughput";
   options.modelPath = modelPath;
+  options.keepIrAtExit = true;
   options.archPath = archPath;
   options.outputDir = outputDir;
   options.emitJson = emit == "json";

@@ -32,6 +32,9 @@ struct CompileOptions {
   /// Throughput mode: the programs loop in pimsim-nn's throughput mode and
   /// the report tells samples per second; otherwise one inference (latency).
   bool throughput = false;
+  /// Leave the IR and its context allocated when done: for a process that
+  /// exits right after (as clang's -disable-free).
+  bool keepIrAtExit = false;
 };
 
 /// Compiles the model at options.modelPath (or `model`, already loaded) and

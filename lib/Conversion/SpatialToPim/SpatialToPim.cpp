@@ -130,7 +130,11 @@ public:
     RewritePatternSet patterns(core.getContext());
     tensor::populateDecomposeTensorConcatPatterns(patterns);
     patterns.add<WriteIntoDestination>(core.getContext());
-    return applyPatternsAndFoldGreedily(target, std::move(patterns));
+    // The body is one block of straight-line code and loops: nothing for
+    // region simplification to merge, and it is costly on large cores.
+    GreedyRewriteConfig config;
+    config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
+    return applyPatternsAndFoldGreedily(target, std::move(patterns), config);
   }
 
 private:

@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -782,9 +784,21 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
     return llvm::createStringError(ec, "cannot write the weights file");
   uint64_t weightsOffset = 0;
   std::map<std::tuple<StringRef, int64_t, int64_t, int64_t, int64_t>, uint64_t> writtenBlocks;
-  llvm::StringMap<int32_t> nodeIds;
+  // Weights and array groups core by core (the weights file in order); then
+  // the programs, each core on its own and in parallel where the context
+  // allows it, with its own table of model nodes, merged in core order.
+  struct CoreJob {
+    pim::CoreOp core;
+    std::unique_ptr<ProgramWriter> writer;
+    CoreCodeStats stats;
+    std::vector<std::string> nodes;
+    llvm::StringMap<int32_t> nodeIds;
+    std::string error;
+  };
+  std::vector<CoreJob> jobs(coreCount);
   for (int64_t id = 0; id < coreCount; ++id) {
-    CoreCodeStats coreStats;
+    CoreJob &job = jobs[id];
+    CoreCodeStats &coreStats = job.stats;
     coreStats.id = id;
     CoreInfo info;
     info.id = id;
@@ -798,8 +812,10 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
         ProgramWriter::create(pimPath, jsonPath);
     if (!writer)
       return writer.takeError();
+    job.writer = std::move(*writer);
     if (it != cores.end()) {
       pim::CoreOp core = it->second;
+      job.core = core;
       if (auto memory = core->getAttrOfType<IntegerAttr>("pim.memory_bytes"))
         coreStats.memoryBytes = memory.getInt();
       for (Attribute attr : core.getGroups()) {
@@ -838,19 +854,42 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
         stats.weightBytes += groupBytes;
         stats.weightCount += group.getRows() * group.getCols();
       }
-      if (failed(CoreEmitter(core, arch, globalAddress, **writer, coreStats, stats.nodes,
-                             nodeIds)
-                     .run()))
-        return fail(llvm::formatv("code generation of core {0} failed (see the "
-                                  "diagnostics above)",
-                                  id));
     }
-    if (llvm::Error e = (*writer)->finish())
-      return e;
     groupMap[llvm::formatv("core{0}", id).str()] = std::move(crossbarCounts);
     manifest.cores.push_back(std::move(info));
-    stats.cores.push_back(coreStats);
   }
+  MLIRContext *context = module.getContext();
+  ParallelDiagnosticHandler diagnostics(context);
+  LogicalResult emitted = failableParallelForEachN(context, 0, jobs.size(), [&](size_t id) {
+    CoreJob &job = jobs[id];
+    diagnostics.setOrderIDForThread(id);
+    if (job.core && failed(CoreEmitter(job.core, arch, globalAddress, *job.writer, job.stats,
+                                       job.nodes, job.nodeIds)
+                               .run()))
+      job.error = llvm::formatv("code generation of core {0} failed (see the "
+                                "diagnostics above)",
+                                id);
+    else if (llvm::Error e = job.writer->finish())
+      job.error = llvm::toString(std::move(e));
+    job.writer.reset();
+    diagnostics.eraseOrderIDForThread();
+    return success(job.error.empty());
+  });
+  llvm::StringMap<int32_t> nodeIds;
+  for (CoreJob &job : jobs) {
+    if (!job.error.empty())
+      return fail(job.error);
+    // The core's node numbers become the program's.
+    for (auto &[pc, node] : job.stats.nodeMarks) {
+      auto [it, isNew] = nodeIds.try_emplace(job.nodes[node], int32_t(stats.nodes.size()));
+      if (isNew)
+        stats.nodes.push_back(job.nodes[node]);
+      node = it->second;
+    }
+    stats.cores.push_back(std::move(job.stats));
+  }
+  if (failed(emitted))
+    return fail("code generation failed");
   weights.close();
   llvm::json::Object config{{"core_cnt", coreCount},
                             {"array_group_map", std::move(groupMap)}};

@@ -267,7 +267,9 @@ struct PimBufferizePass : public pim::impl::PimBufferizeBase<PimBufferizePass> {
     IRRewriter rewriter(core.getContext());
     DominanceInfo dominance;
     eliminateCommonSubExpressions(rewriter, dominance, core);
-    if (failed(applyPatternsAndFoldGreedily(core, copyPatterns)))
+    GreedyRewriteConfig config;
+    config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
+    if (failed(applyPatternsAndFoldGreedily(core, copyPatterns, config)))
       return failure();
     core.walk([&](memref::CopyOp copy) {
       rewriter.setInsertionPoint(copy);
