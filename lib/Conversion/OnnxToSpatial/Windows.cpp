@@ -275,6 +275,39 @@ DenseTiling denseTiling(const Arch &arch, int64_t patch, int64_t og) {
           (og + width - 1) / width, width};
 }
 
+/// How many of a band's row tiles one compute takes. A core issues one mvm
+/// at a time, so a compute holding all of them runs them one after the
+/// other for every pixel; computes of fewer tiles run on several cores at
+/// once, but each needs the band's input rows and sends its partial sums to
+/// be added. The count that finishes the band first by the cost model (the
+/// fewest computes among equals).
+int64_t tilesPerBandCompute(const Arch &arch, int64_t rowTiles, int64_t crossbars,
+                            int64_t lanes, int64_t cols, int64_t inputBytes) {
+  int64_t maxTiles =
+      std::min(rowTiles, std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars));
+  // Every compute of a band holds a copy of its input rows: large ones stay
+  // in one compute, or the cores run out of local memory.
+  if (inputBytes * 16 > arch.localMemory.memorySize)
+    return maxTiles;
+  CostModel cost(arch);
+  int64_t rowBytes = arch.matrix.xbarRows * arch.inputBytes();
+  double tileNs = cost.mvmNs(crossbars) + cost.localReadNs(rowBytes) +
+                  cost.localWriteNs(rowBytes) + cost.vectorNs(2, cols);
+  // Partial sums and inputs cross a hop or two of the mesh.
+  double partialNs = cost.transferNs(0, 1, lanes * cols * arch.inputBytes()) +
+                     lanes * cost.vectorNs(2, cols);
+  double inputNs = cost.transferNs(0, 1, inputBytes);
+  auto bandNs = [&](int64_t k) {
+    int64_t computes = (rowTiles + k - 1) / k;
+    return lanes * k * tileNs + (computes - 1) * (partialNs + inputNs);
+  };
+  int64_t best = maxTiles;
+  for (int64_t k = maxTiles - 1; k >= 1; --k)
+    if (bandNs(k) < bandNs(best))
+      best = k;
+  return best;
+}
+
 /// A dense convolution of one group: input channels [c0, c0 + cg), its
 /// weights a [K * cg, og] matrix in (kernel position, channel) row order.
 SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location loc,
@@ -297,8 +330,9 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
     for (int64_t c = 0; c < blocks; ++c) {
       int64_t col = c * width, cols = tiling.columns(c, og);
       int64_t crossbars = (cols + perCrossbar - 1) / perCrossbar;
-      int64_t tilesPerCompute =
-          std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars);
+      int64_t tilesPerCompute = tilesPerBandCompute(
+          arch, rowTiles, crossbars, lanes, cols,
+          cast<ShapedType>(band.input.getType()).getNumElements() * arch.inputBytes());
       auto blockType = f32Tensor(context, {cols});
       Value biasSlice = bias ? slice(rewriter, loc, bias, {col}, {cols}, {cols}) : Value();
       SmallVector<Value> partials;

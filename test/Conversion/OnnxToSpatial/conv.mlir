@@ -12,22 +12,32 @@
 // and 2 rows. A lane's window is three kernel rows of 3 pixels x 2 channels
 // = 6 contiguous elements, 12 apart (a padded row is 6 x 2); lanes step 12
 // per output row and 2 per output column. Tile 0 takes the first 16 elements
-// of the window (6 + 6 + 4), tile 1 the last 2.
+// of the window (6 + 6 + 4), tile 1 the last 2. A core issues one mvm at a
+// time, so on this chip each tile of a band is a compute of its own (they
+// run on two cores at once) and a third adds their partial sums and the
+// bias.
 // CHECK-DAG: spat.global constant @[[W:conv_weights]] : tensor<18x3xf32>
 // CHECK-DAG: spat.global constant @[[B:conv_bias]] : tensor<3xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]>
 // CHECK-LABEL: func @conv_3x3
 // CHECK: %[[P:.*]] = spat.pad %arg0 low [0, 1, 1, 0] high [0, 1, 1, 0] value 0.000000e+00 : tensor<1x4x4x2xf32> to tensor<1x6x6x2xf32>
 // CHECK: spat.get_global @[[B]]
-// CHECK: spat.compute_batch lanes({{[0-9]+}}) shared(%{{.*}}, %{{.*}} : tensor<1x{{[3-6]}}x6x2xf32>, tensor<3xf32>) tiles [#spat.tile<@[[W]][0, 0], [16, 3]>, #spat.tile<@[[W]][16, 0], [2, 3]>] {
-// CHECK: ^bb0(%[[IN:.*]]: tensor<1x{{[3-6]}}x6x2xf32>, %[[BIAS:.*]]: tensor<3xf32>):
+// CHECK: %[[P0:.*]] = spat.compute_batch lanes({{[0-9]+}}) shared(%{{.*}} : tensor<1x{{[3-6]}}x6x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [16, 3]>] {
+// CHECK: ^bb0(%[[IN:.*]]: tensor<1x{{[3-6]}}x6x2xf32>):
 // CHECK: %[[K0:.*]] = spat.lane_slice %[[IN]][0 + lanes [{{[1-4]}}, 4] * [12, 2]] : tensor<1x{{[3-6]}}x6x2xf32> -> tensor<6xf32>
 // CHECK: %[[K1:.*]] = spat.lane_slice %[[IN]][12 + lanes [{{[1-4]}}, 4] * [12, 2]] : {{.*}} -> tensor<6xf32>
 // CHECK: %[[K2:.*]] = spat.lane_slice %[[IN]][24 + lanes [{{[1-4]}}, 4] * [12, 2]] : {{.*}} -> tensor<4xf32>
 // CHECK: %[[T0:.*]] = tensor.concat dim(0) %[[K0]], %[[K1]], %[[K2]] : (tensor<6xf32>, tensor<6xf32>, tensor<4xf32>) -> tensor<16xf32>
 // CHECK: %[[M0:.*]] = spat.mvm %[[T0]] tile 0 : tensor<16xf32> -> tensor<3xf32>
-// CHECK: %[[T1:.*]] = spat.lane_slice %[[IN]][28 + lanes [{{[1-4]}}, 4] * [12, 2]] : {{.*}} -> tensor<2xf32>
-// CHECK: %[[M1:.*]] = spat.mvm %[[T1]] tile 1 : tensor<2xf32> -> tensor<3xf32>
-// CHECK: %[[S:.*]] = spat.add %[[M0]], %[[M1]] : tensor<3xf32>
+// CHECK: spat.yield %[[M0]] : tensor<3xf32>
+// CHECK: } -> tensor<{{[0-9]+}}x3xf32>
+// CHECK: %[[P1:.*]] = spat.compute_batch lanes({{[0-9]+}}) shared(%{{.*}} : tensor<1x{{[3-6]}}x6x2xf32>) tiles [#spat.tile<@[[W]][16, 0], [2, 3]>] {
+// CHECK: ^bb0(%[[IN1:.*]]: tensor<1x{{[3-6]}}x6x2xf32>):
+// CHECK: %[[T1:.*]] = spat.lane_slice %[[IN1]][28 + lanes [{{[1-4]}}, 4] * [12, 2]] : {{.*}} -> tensor<2xf32>
+// CHECK: %[[M1:.*]] = spat.mvm %[[T1]] tile 0 : tensor<2xf32> -> tensor<3xf32>
+// CHECK: spat.yield %[[M1]] : tensor<3xf32>
+// CHECK: spat.compute_batch lanes({{[0-9]+}}) lane(%[[P0]], %[[P1]] : tensor<{{[0-9]+}}x3xf32>, tensor<{{[0-9]+}}x3xf32>) shared(%{{.*}} : tensor<3xf32>) {
+// CHECK: ^bb0(%[[A:.*]]: tensor<3xf32>, %[[C:.*]]: tensor<3xf32>, %[[BIAS:.*]]: tensor<3xf32>):
+// CHECK: %[[S:.*]] = spat.add %[[A]], %[[C]] : tensor<3xf32>
 // CHECK: %[[Y:.*]] = spat.add %[[S]], %[[BIAS]] : tensor<3xf32>
 // CHECK: spat.yield %[[Y]] : tensor<3xf32>
 // CHECK: } -> tensor<{{[0-9]+}}x3xf32>

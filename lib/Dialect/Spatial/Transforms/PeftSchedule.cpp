@@ -202,7 +202,7 @@ struct SpatPeftSchedulePass
       // Computes with more than half a core's crossbars cannot share a core:
       // a placement must leave a core for each one not placed yet.
       int64_t perCore = arch.matrix.xbarArrayCount;
-      auto isLarge = [&](const Task &task) { return 2 * task.crossbars > perCore; };
+      auto isLarge = [&](const Task &task) { return 2 * task.crossbars >= perCore; };
       std::multiset<int64_t, std::greater<>> largeUnplaced;
       for (const Task &task : tasks)
         if (isLarge(task))
