@@ -215,7 +215,7 @@ void addStagePasses(PassManager &pm, StringRef stage, const CompileOptions &opti
 std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) {
   const std::string &arch = options.archPath;
   if (stage == "onnx-to-spatial")
-    return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{arch});
+    return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{arch, options.throughput});
   if (stage == "merge")
     return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
   if (stage == "peft")

@@ -17,6 +17,9 @@ def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
   let options = [
     Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
            "pimsim-nn architecture file (empty: the built-in chip-144)">,
+    Option<"throughput", "throughput", "bool", /*default=*/"false",
+           "programs that loop: a band's row tiles stay in one compute (the "
+           "round is bound by all the work and transfers, not by one band)">,
   ];
   let dependentDialects = ["::pimc::spat::SpatDialect",
                            "::mlir::tensor::TensorDialect",

@@ -50,6 +50,9 @@ struct LoweringContext {
   /// The time of the slowest planned band (0 when there is none): work
   /// without weights is cut into computes about this long.
   double bandNs = 0;
+  /// Whether a band's row tiles may be spread over several computes (one
+  /// inference as fast as it can go) or stay in one (looping programs).
+  bool splitRowTiles = true;
 
   /// A new constant global holding `value`.
   spat::GlobalOp addGlobal(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,

@@ -751,7 +751,8 @@ struct ConvertOnnxToSpatialPass
     if (!arch)
       return signalPassFailure();
     SymbolTable symbols(module);
-    LoweringContext lowering{*arch, symbols, module, llvm::DenseMap<Operation *, int64_t>(), 0};
+    LoweringContext lowering{*arch, symbols, module, llvm::DenseMap<Operation *, int64_t>(), 0,
+                             !throughput};
     planWindowBands(module, lowering);
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);

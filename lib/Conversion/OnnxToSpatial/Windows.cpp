@@ -330,9 +330,12 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
     for (int64_t c = 0; c < blocks; ++c) {
       int64_t col = c * width, cols = tiling.columns(c, og);
       int64_t crossbars = (cols + perCrossbar - 1) / perCrossbar;
-      int64_t tilesPerCompute = tilesPerBandCompute(
-          arch, rowTiles, crossbars, lanes, cols,
-          cast<ShapedType>(band.input.getType()).getNumElements() * arch.inputBytes());
+      int64_t tilesPerCompute =
+          lowering.splitRowTiles
+              ? tilesPerBandCompute(
+                    arch, rowTiles, crossbars, lanes, cols,
+                    cast<ShapedType>(band.input.getType()).getNumElements() * arch.inputBytes())
+              : std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars);
       auto blockType = f32Tensor(context, {cols});
       Value biasSlice = bias ? slice(rewriter, loc, bias, {col}, {cols}, {cols}) : Value();
       SmallVector<Value> partials;
