@@ -450,15 +450,8 @@ Value lowerMatrixProduct(ConversionPatternRewriter &rewriter, Location loc,
   auto aType = cast<RankedTensorType>(a.getType());
   int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
   int64_t tileRows = arch.matrix.xbarRows;
-  int64_t perCrossbar = arch.outputsPerCrossbar();
-  int64_t maxCols = arch.groupCrossbarLimit() * perCrossbar;
-  int64_t blocks = (n + maxCols - 1) / maxCols;
-  // Column blocks of equal width (a whole number of crossbars), so that the
-  // array groups are balanced.
-  int64_t width = (n + blocks - 1) / blocks;
-  width = (width + perCrossbar - 1) / perCrossbar * perCrossbar;
-  blocks = (n + width - 1) / width;
-  int64_t rowTiles = (k + tileRows - 1) / tileRows;
+  DenseTiling tiling = denseTiling(arch, k, n);
+  int64_t blocks = tiling.blocks, width = tiling.width, rowTiles = tiling.rowTiles;
   auto weightsRef = FlatSymbolRefAttr::get(weights.getSymNameAttr());
   bool perRowBias =
       bias && cast<RankedTensorType>(bias.getType()).getRank() == 2;

@@ -256,35 +256,15 @@ Value sum(OpBuilder &b, Location loc, ArrayRef<Value> terms) {
   return total;
 }
 
-/// How a [patch, og] weight matrix is cut into crossbar tiles: row tiles of
-/// a crossbar's rows, and column blocks of `width` outputs that each fit one
-/// array group.
-struct DenseTiling {
-  int64_t rowTiles, blocks, width;
-  int64_t columns(int64_t block, int64_t og) const {
-    return std::min(width, og - block * width);
-  }
-};
-
-DenseTiling denseTiling(const Arch &arch, int64_t patch, int64_t og) {
-  int64_t perCrossbar = arch.outputsPerCrossbar();
-  int64_t maxCols = arch.groupCrossbarLimit() * perCrossbar;
-  int64_t blocks = (og + maxCols - 1) / maxCols;
-  int64_t width = ((og + blocks - 1) / blocks + perCrossbar - 1) / perCrossbar * perCrossbar;
-  return {(patch + arch.matrix.xbarRows - 1) / arch.matrix.xbarRows,
-          (og + width - 1) / width, width};
-}
-
 /// How many of a band's row tiles one compute takes. A core issues one mvm
 /// at a time, so a compute holding all of them runs them one after the
 /// other for every pixel; computes of fewer tiles run on several cores at
 /// once, but each needs the band's input rows and sends its partial sums to
 /// be added. The count that finishes the band first by the cost model (the
 /// fewest computes among equals).
-int64_t tilesPerBandCompute(const Arch &arch, int64_t rowTiles, int64_t crossbars,
-                            int64_t lanes, int64_t cols, int64_t inputBytes) {
-  int64_t maxTiles =
-      std::min(rowTiles, std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars));
+int64_t tilesPerBandCompute(const Arch &arch, int64_t rowTiles, int64_t maxTiles,
+                            int64_t crossbars, int64_t lanes, int64_t cols,
+                            int64_t inputBytes) {
   // Every compute of a band holds a copy of its input rows: large ones stay
   // in one compute, or the cores run out of local memory.
   if (inputBytes * 16 > arch.localMemory.memorySize)
@@ -317,7 +297,7 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
   const Arch &arch = lowering.arch;
   MLIRContext *context = rewriter.getContext();
   int64_t patch = w.kernelPositions() * cg;
-  int64_t tileRows = arch.matrix.xbarRows, perCrossbar = arch.outputsPerCrossbar();
+  int64_t tileRows = arch.matrix.xbarRows;
   DenseTiling tiling = denseTiling(arch, patch, og);
   int64_t rowTiles = tiling.rowTiles, blocks = tiling.blocks, width = tiling.width;
   SmallVector<Segment> segments = windowSegments(w, c0, cg);
@@ -329,13 +309,14 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
     SmallVector<Value> columnBlocks;
     for (int64_t c = 0; c < blocks; ++c) {
       int64_t col = c * width, cols = tiling.columns(c, og);
-      int64_t crossbars = (cols + perCrossbar - 1) / perCrossbar;
+      int64_t crossbars = tiling.crossbars(c, og);
+      // At most the tiles of one core's crossbars.
       int64_t tilesPerCompute =
-          lowering.splitRowTiles
-              ? tilesPerBandCompute(
-                    arch, rowTiles, crossbars, lanes, cols,
-                    cast<ShapedType>(band.input.getType()).getNumElements() * arch.inputBytes())
-              : std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars);
+          std::min(rowTiles, std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars));
+      if (lowering.splitRowTiles)
+        tilesPerCompute = tilesPerBandCompute(
+            arch, rowTiles, tilesPerCompute, crossbars, lanes, cols,
+            cast<ShapedType>(band.input.getType()).getNumElements() * arch.inputBytes());
       auto blockType = f32Tensor(context, {cols});
       Value biasSlice = bias ? slice(rewriter, loc, bias, {col}, {cols}, {cols}) : Value();
       SmallVector<Value> partials;
@@ -644,6 +625,15 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
 };
 } // namespace
 
+DenseTiling lowering::denseTiling(const Arch &arch, int64_t patch, int64_t og) {
+  int64_t perCrossbar = arch.outputsPerCrossbar();
+  int64_t maxCols = arch.groupCrossbarLimit() * perCrossbar;
+  int64_t blocks = (og + maxCols - 1) / maxCols;
+  int64_t width = ((og + blocks - 1) / blocks + perCrossbar - 1) / perCrossbar * perCrossbar;
+  return {(patch + arch.matrix.xbarRows - 1) / arch.matrix.xbarRows,
+          (og + width - 1) / width, width, perCrossbar};
+}
+
 void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
   const Arch &arch = lowering.arch;
   CostModel cost(arch);
@@ -688,7 +678,7 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
         int64_t rows = arch.matrix.xbarRows * arch.inputBytes();
         for (int64_t c = 0; c < tiling.blocks; ++c) {
           int64_t cols = tiling.columns(c, og);
-          int64_t crossbars = (cols + arch.outputsPerCrossbar() - 1) / arch.outputsPerCrossbar();
+          int64_t crossbars = tiling.crossbars(c, og);
           layer.crossbars += group * tiling.rowTiles * crossbars;
           // An mvm per row tile, its input gathered by a copy, and the sum
           // of the partial products.
@@ -725,9 +715,7 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
     int64_t n = y.getShape().back();
     DenseTiling tiling = denseTiling(arch, k, n);
     for (int64_t c = 0; c < tiling.blocks; ++c)
-      used += tiling.rowTiles *
-              packed((tiling.columns(c, n) + arch.outputsPerCrossbar() - 1) /
-                     arch.outputsPerCrossbar());
+      used += tiling.rowTiles * packed(tiling.crossbars(c, n));
   });
   // Marginal analysis: the next copy goes where it saves the most time per
   // crossbar, while the chip has crossbars for it.
