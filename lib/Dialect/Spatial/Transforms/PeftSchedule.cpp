@@ -59,6 +59,10 @@ struct Task {
   double start = 0, finish = 0;
 };
 
+/// A compute of half a core's crossbars or more shares its core with no
+/// other such compute.
+bool isLarge(const Task &task, int64_t perCore) { return 2 * task.crossbars >= perCore; }
+
 /// The pipeline stages of throughput mode: the stage of each task and how
 /// many cores each stage may take.
 struct Stages {
@@ -100,7 +104,7 @@ Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
     work[stage] += task.cost;
     longest[stage] = std::max(longest[stage], task.cost);
     ++tasksIn[stage];
-    if (2 * task.crossbars > perCore)
+    if (isLarge(task, perCore))
       ++largeTasks[stage];
     else
       smallCrossbars[stage] += task.crossbars;
@@ -199,13 +203,12 @@ struct SpatPeftSchedulePass
         return ra != rb ? ra < rb : a > b;
       };
       std::priority_queue<unsigned, std::vector<unsigned>, decltype(lower)> ready(lower);
-      // Computes with more than half a core's crossbars cannot share a core:
-      // a placement must leave a core for each one not placed yet.
+      // Large computes cannot share a core: a placement must leave a core
+      // for each one not placed yet.
       int64_t perCore = arch.matrix.xbarArrayCount;
-      auto isLarge = [&](const Task &task) { return 2 * task.crossbars >= perCore; };
       std::multiset<int64_t, std::greater<>> largeUnplaced;
       for (const Task &task : tasks)
-        if (isLarge(task))
+        if (isLarge(task, perCore))
           largeUnplaced.insert(task.crossbars);
       auto leavesRoomForLarge = [&](int64_t core, int64_t crossbars) {
         SmallVector<int64_t> free(freeCrossbars.begin(), freeCrossbars.end());
@@ -226,7 +229,7 @@ struct SpatPeftSchedulePass
         unsigned t = ready.top();
         ready.pop();
         Task &task = tasks[t];
-        if (isLarge(task))
+        if (isLarge(task, perCore))
           largeUnplaced.erase(largeUnplaced.find(task.crossbars));
         struct Candidate {
           int64_t core;
