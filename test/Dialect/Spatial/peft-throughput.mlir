@@ -36,3 +36,48 @@ func.func @two_layers(%x: tensor<16xf32>) -> tensor<16xf32> {
   } -> tensor<16xf32> loc("relu")
   return %r : tensor<16xf32>
 }
+
+// Two computes of exactly half a core's crossbars fit one core. When the
+// programs loop, their stage gets that one core, and the other three go to
+// the stage with the most work per core.
+// PIPELINE-LABEL: func @halves
+// PIPELINE: spat.compute{{.*}}@half{{.*}}spat.core = [[H:[0-9]+]] : i64
+// PIPELINE: spat.compute{{.*}}@half{{.*}}spat.core = [[H]] : i64
+spat.global constant @half : tensor<16x32xf32> = dense<1.0> : tensor<16x32xf32>
+func.func @halves(%x: tensor<16xf32>) -> (tensor<32xf32>, tensor<32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %h0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@half[0, 0], [16, 32]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<32xf32>
+    spat.yield %o : tensor<32xf32>
+  } -> tensor<32xf32> loc("halves")
+  %h1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@half[0, 0], [16, 32]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<32xf32>
+    spat.yield %o : tensor<32xf32>
+  } -> tensor<32xf32> loc("halves")
+  %w0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m3 : tensor<16xf32>
+  } -> tensor<16xf32> loc("heavy")
+  %w1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m3 : tensor<16xf32>
+  } -> tensor<16xf32> loc("heavy")
+  %w2 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m3 : tensor<16xf32>
+  } -> tensor<16xf32> loc("heavy")
+  return %h0, %h1, %w0, %w1, %w2 : tensor<32xf32>, tensor<32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+}

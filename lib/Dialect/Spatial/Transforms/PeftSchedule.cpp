@@ -59,9 +59,13 @@ struct Task {
   double start = 0, finish = 0;
 };
 
-/// A compute of half a core's crossbars or more shares its core with no
-/// other such compute.
-bool isLarge(const Task &task, int64_t perCore) { return 2 * task.crossbars >= perCore; }
+/// A large compute shares its core with no other large one. For one
+/// inference that is any of half a core's crossbars or more, which keeps
+/// such computes running in parallel; when the programs loop, a core's work
+/// is what counts, so only those that cannot share (more than half) are.
+bool isLarge(const Task &task, int64_t perCore, bool looping) {
+  return looping ? 2 * task.crossbars > perCore : 2 * task.crossbars >= perCore;
+}
 
 /// The pipeline stages of throughput mode: the stage of each task and how
 /// many cores each stage may take.
@@ -104,7 +108,7 @@ Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
     work[stage] += task.cost;
     longest[stage] = std::max(longest[stage], task.cost);
     ++tasksIn[stage];
-    if (isLarge(task, perCore))
+    if (isLarge(task, perCore, /*looping=*/true))
       ++largeTasks[stage];
     else
       smallCrossbars[stage] += task.crossbars;
@@ -208,7 +212,7 @@ struct SpatPeftSchedulePass
       int64_t perCore = arch.matrix.xbarArrayCount;
       std::multiset<int64_t, std::greater<>> largeUnplaced;
       for (const Task &task : tasks)
-        if (isLarge(task, perCore))
+        if (isLarge(task, perCore, throughput))
           largeUnplaced.insert(task.crossbars);
       auto leavesRoomForLarge = [&](int64_t core, int64_t crossbars) {
         SmallVector<int64_t> free(freeCrossbars.begin(), freeCrossbars.end());
@@ -229,7 +233,7 @@ struct SpatPeftSchedulePass
         unsigned t = ready.top();
         ready.pop();
         Task &task = tasks[t];
-        if (isLarge(task, perCore))
+        if (isLarge(task, perCore, throughput))
           largeUnplaced.erase(largeUnplaced.find(task.crossbars));
         struct Candidate {
           int64_t core;
