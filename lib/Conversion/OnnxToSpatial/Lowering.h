@@ -50,9 +50,10 @@ struct LoweringContext {
   /// The time of the slowest planned band (0 when there is none): work
   /// without weights is cut into computes about this long.
   double bandNs = 0;
-  /// Whether a band's row tiles may be spread over several computes (one
-  /// inference as fast as it can go) or stay in one (looping programs).
-  bool splitRowTiles = true;
+  /// Whether the programs run one inference as fast as it can go (latency
+  /// mode: a band's row tiles may spread over several computes) or loop as
+  /// a pipeline (throughput mode).
+  bool oneInference = true;
 
   /// A new constant global holding `value`.
   spat::GlobalOp addGlobal(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,

@@ -313,7 +313,7 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
       // At most the tiles of one core's crossbars.
       int64_t tilesPerCompute =
           std::min(rowTiles, std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars));
-      if (lowering.splitRowTiles)
+      if (lowering.oneInference)
         tilesPerCompute = tilesPerBandCompute(
             arch, rowTiles, tilesPerCompute, crossbars, lanes, cols,
             cast<ShapedType>(band.input.getType()).getNumElements() * arch.inputBytes());

@@ -11,9 +11,12 @@
 // CHECK-DAG: spat.global constant @[[FC:.*]] : tensor<4x3xf32> = dense<2.500000e-01>
 // CHECK-LABEL: func @cnn
 // CHECK-NOT: onnx.
-// Output pixel (h, w) gathers its 2 channels 16 elements apart.
-// CHECK: %[[T:.*]] = spat.compute_batch lanes(16) shared(%arg0 : tensor<1x2x4x4xf32>) {
-// CHECK: spat.gather %{{.*}}[0 + lanes [4, 4] * [4, 1]] stride 16 : tensor<1x2x4x4xf32> -> tensor<2xf32>
+// Output pixel (h, w) gathers its 2 channels, in two chunks of two rows
+// (transpose-chunks.mlir), each reading its rows of the input.
+// CHECK: %[[T0:.*]] = spat.compute_batch lanes(8) shared(%{{.*}} : tensor<1x2x2x4xf32>) {
+// CHECK: spat.gather %{{.*}}[0 + lanes [2, 4] * [4, 1]] stride 8 : tensor<1x2x2x4xf32> -> tensor<2xf32>
+// CHECK: %[[T1:.*]] = spat.compute_batch lanes(8) shared(%{{.*}} : tensor<1x2x2x4xf32>) {
+// CHECK: %[[T:.*]] = tensor.concat dim(0) %[[T0]], %[[T1]]
 // CHECK: %[[X:.*]] = spat.reshape %[[T]] : tensor<16x2xf32> to tensor<1x4x4x2xf32>
 // CHECK: spat.pad %[[X]] low [0, 1, 1, 0] high [0, 1, 1, 0] value 0.000000e+00 : tensor<1x4x4x2xf32> to tensor<1x6x6x2xf32>
 // The conv's two row tiles run as computes of their own, their partial
