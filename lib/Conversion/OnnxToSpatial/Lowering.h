@@ -47,13 +47,19 @@ struct LoweringContext {
   /// The planned number of bands (copies of its weights) of each window
   /// operation; at least one.
   llvm::DenseMap<mlir::Operation *, int64_t> bands;
-  /// The time of the slowest planned band (0 when there is none): work
-  /// without weights is cut into computes about this long.
+  /// The time of the slowest planned band (0 when there is none).
   double bandNs = 0;
   /// Whether the programs run one inference as fast as it can go (latency
   /// mode: a band's row tiles may spread over several computes) or loop as
   /// a pipeline (throughput mode).
   bool oneInference = true;
+
+  /// How long the computes of work without weights are. In a pipeline, as
+  /// long as the slowest band, so that they do not stand out either. For one
+  /// inference the layer after such work (pooling, the model input's
+  /// transpose) waits for its pieces, row by row, so they are cut sixteen
+  /// times finer.
+  double weightlessNs() const { return oneInference ? bandNs / 16 : bandNs; }
 
   /// A new constant global holding `value`.
   spat::GlobalOp addGlobal(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,

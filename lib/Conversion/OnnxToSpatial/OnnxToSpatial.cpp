@@ -626,16 +626,12 @@ struct LowerTranspose : public LoweringPattern<onnx::TransposeOp> {
     auto rowType = f32Tensor(getContext(), {count});
     // A long gather is cut along the first output dimension, each chunk
     // reading only its slice of the input, so that the chunks run on
-    // several cores. In a pipeline a chunk is about as long as the slowest
-    // band, like the rest of the work. For one inference, the layer after a
-    // gather waits for its chunks (the model input's transpose comes before
-    // the first layer), so they are cut much shorter than a band.
+    // several cores.
     int64_t chunks = 1;
     if (lanes > 1 && lowering.bandNs > 0) {
       CostModel cost(lowering.arch);
       double ns = lanes * cost.vectorNs(1, count);
-      double chunkNs = lowering.oneInference ? lowering.bandNs / 8 : lowering.bandNs;
-      chunks = std::clamp<int64_t>(std::ceil(ns / chunkNs), 1, laneDims[0]);
+      chunks = std::clamp<int64_t>(std::ceil(ns / lowering.weightlessNs()), 1, laneDims[0]);
     }
     int64_t sliced = 0; // the input dimension the first lane dimension walks
     for (int64_t d = 0, k = 0; d + 1 < rank; ++d)

@@ -737,19 +737,18 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
     if (++layer.bands < layer.maxBands)
       next.push(i);
   }
-  // Work without weights is cut as finely as the slowest band of a layer
-  // with weights, so that it does not stand out either.
   double slowest = 0;
   for (const Layer &layer : layers)
     if (layer.crossbars > 0)
       slowest = std::max(slowest, layer.bandNs());
+  lowering.bandNs = slowest;
+  // Work without weights is cut into computes of weightlessNs().
   for (Layer &layer : layers) {
     if (layer.crossbars == 0 && slowest > 0)
-      layer.bands = std::clamp<int64_t>(std::ceil(layer.work / slowest), 1,
+      layer.bands = std::clamp<int64_t>(std::ceil(layer.work / lowering.weightlessNs()), 1,
                                         std::min(layer.maxBands, arch.coreCount));
     lowering.bands[layer.op] = layer.bands;
   }
-  lowering.bandNs = slowest;
 }
 
 void lowering::populateWindowPatterns(RewritePatternSet &patterns,

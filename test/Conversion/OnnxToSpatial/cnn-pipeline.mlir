@@ -25,11 +25,18 @@
 // CHECK: spat.compute_batch {{.*}} tiles [#spat.tile<@[[CW]][16, 0], [2, 4]>]
 // CHECK: spat.add
 // CHECK: spat.relu
-// The 2x2 max pool of stride 2 needs no padding.
+// The 2x2 max pool of stride 2 needs no padding. It has no weights, so for
+// one inference it is cut into a band per output row, each reading its two
+// rows of the conv's result.
 // CHECK: %[[R:.*]] = spat.reshape %{{.*}} : tensor<16x4xf32> to tensor<1x4x4x4xf32>
-// CHECK: %[[M:.*]] = spat.compute_batch lanes({{[0-9]+}}) shared(%[[R]] : tensor<1x4x4x4xf32>) {
+// CHECK: %[[R0:.*]] = tensor.extract_slice %[[R]][0, 0, 0, 0] [1, 2, 4, 4]
+// CHECK: %[[R1:.*]] = tensor.extract_slice %[[R]][0, 2, 0, 0] [1, 2, 4, 4]
+// CHECK: %[[M0:.*]] = spat.compute_batch lanes(2) shared(%[[R0]] : tensor<1x2x4x4xf32>) {
 // CHECK-COUNT-3: spat.max
-// CHECK: %[[MP:.*]] = spat.reshape %{{.*}} : tensor<4x4xf32> to tensor<1x2x2x4xf32>
+// CHECK: %[[M1:.*]] = spat.compute_batch lanes(2) shared(%[[R1]] : tensor<1x2x4x4xf32>) {
+// CHECK-COUNT-3: spat.max
+// CHECK: %[[M:.*]] = tensor.concat dim(0) %[[M0]], %[[M1]]
+// CHECK: %[[MP:.*]] = spat.reshape %[[M]] : tensor<4x4xf32> to tensor<1x2x2x4xf32>
 // CHECK: %[[G:.*]] = spat.compute(%[[MP]], %{{.*}} : tensor<1x2x2x4xf32>, tensor<4xf32>) {
 // CHECK-COUNT-3: spat.add
 // CHECK: spat.mul
