@@ -224,7 +224,8 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) 
   if (stage == "materialize")
     return spat::createSpatMaterializeSchedule();
   if (stage == "communication")
-    return spat::createSpatOrderCommunication(spat::SpatOrderCommunicationOptions{arch});
+    return spat::createSpatOrderCommunication(
+        spat::SpatOrderCommunicationOptions{arch, options.throughput});
   if (stage == "spatial-to-pim")
     return createConvertSpatialToPim(ConvertSpatialToPimOptions{arch});
   if (stage == "bufferize")

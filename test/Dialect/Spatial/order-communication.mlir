@@ -44,10 +44,11 @@ spat.core 1 {
 // -----
 
 // Core 1 is busy with a long compute when x is ready: core 0 does its own
-// work L meanwhile instead of blocking in the send, and sends x after it.
+// work L (neither L nor x is urgent: core 1 takes x late) instead of
+// blocking in the send, and sends x after both.
 // CHECK-LABEL: spat.core 0 {
-// CHECK: %[[X:.*]] = spat.compute(%{{.*}} : tensor<256xf32>)
-// CHECK: spat.compute(%{{.*}} : tensor<1024xf32>)
+// CHECK-DAG: %[[X:.*]] = spat.compute(%{{.*}} : tensor<256xf32>)
+// CHECK-DAG: spat.compute(%{{.*}} : tensor<1024xf32>)
 // CHECK: spat.send %[[X]] to 1 channel 0
 // CHECK-LABEL: spat.core 1 {
 // CHECK: spat.compute(%{{.*}} : tensor<4096xf32>)

@@ -5,8 +5,9 @@
 // core decides both whether the program deadlocks and how long cores wait.
 // The order is found by simulating the cores with the timing model: a core
 // that becomes free takes a transfer whose peer is free and waiting for it,
-// else the most urgent local work that is ready (by the schedule's times),
-// else it waits. The two ends of a channel run at one simulated time; each
+// else the most urgent local work that is ready (for one inference, halfway
+// between the schedule's time and the latest start that keeps the critical
+// path; for looping programs, the schedule's time), else it waits. The two ends of a channel run at one simulated time; each
 // core's program is its operations in the order of their simulated start.
 // Every core then meets its channels in one global order, and the first
 // unfinished channel in that order always has both ends ready: the program
@@ -324,6 +325,22 @@ struct SpatOrderCommunicationPass
       int64_t self = cores[node.cores[0]].getId();
       int64_t peer = node.cores.size() == 2 ? int64_t(cores[node.cores[1]].getId()) : self;
       node.ns = nodeNs(node, self, peer, cost);
+    }
+    // For one inference, the schedule's times alone let a core run work
+    // whose successors have time to spare before work on the longest path
+    // to the end; the latest start that does not delay the end (the
+    // critical path less the longest path from the node) alone runs long
+    // chains ahead of the rest. The key is halfway between them.
+    if (!throughput) {
+      std::vector<double> tail(nodes.size(), 0); // the longest path from a node to the end
+      for (unsigned n : llvm::reverse(topo)) {
+        for (unsigned s : nodes[n].succs)
+          tail[n] = std::max(tail[n], tail[s]);
+        tail[n] += nodes[n].ns;
+      }
+      double criticalPath = tail.empty() ? 0 : *llvm::max_element(tail);
+      for (unsigned n = 0; n < nodes.size(); ++n)
+        nodes[n].key = (nodes[n].key + criticalPath - tail[n]) / 2;
     }
     std::optional<std::vector<unsigned>> order = OrderSimulation(nodes, cores.size()).run();
     if (!order) {

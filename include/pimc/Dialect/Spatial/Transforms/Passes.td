@@ -58,13 +58,18 @@ def SpatMaterializeSchedule
 }
 
 def SpatOrderCommunication
-    : ArchPass<"spat-order-communication", "::mlir::ModuleOp"> {
+    : ArchPass<"spat-order-communication", "::mlir::ModuleOp", [
+    Option<"throughput", "throughput", "bool", /*default=*/"false",
+           "order by the schedule's times alone, for programs that loop">]> {
   let summary = "Stage 6: a deadlock-free order of the rendezvous pairs";
   let description = [{
     Orders the operations of every core by simulating the cores on the
     architecture's timing model: a core that becomes free first takes a
-    transfer whose peer is already waiting for it, else local work that is
-    ready, else it waits. Both ends of a channel run at one simulated time,
+    transfer whose peer is already waiting for it, else the most urgent
+    local work that is ready, else it waits. For one inference, urgency is
+    halfway between the schedule's time and the latest start that keeps the
+    critical path; with `throughput` it is the schedule's time (a looping
+    program's round is not one inference's critical path). Both ends of a channel run at one simulated time,
     so every core meets its channels in one global order and rendezvous
     transfers cannot deadlock; the pass checks this by replaying the
     channels. A send is thus never issued while its receiver is busy with
