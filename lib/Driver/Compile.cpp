@@ -28,6 +28,8 @@
 #include "llvm/Support/Timer.h"
 
 #include <chrono>
+#include <map>
+#include <set>
 #include <sys/resource.h>
 
 using namespace mlir;
@@ -133,8 +135,29 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
                            {"slowest_peer", c.slowestPeer},
                            {"slowest_peer_wait_ns", c.slowestPeerNs}});
   }
+  // The critical path by node, most first: what to make faster.
+  std::map<std::string, double> onPath;
+  double pathTransferNs = 0;
+  std::set<int64_t> pathCores;
+  for (const sim::PathStep &step : timing.criticalPath) {
+    pathCores.insert(step.core);
+    bool named = step.node >= 0 && size_t(step.node) < nodeNames.size() &&
+                 !nodeNames[step.node].empty();
+    if (step.transfer)
+      pathTransferNs += step.endNs - step.startNs;
+    else
+      onPath[named ? nodeNames[step.node] : "(no model node)"] += step.endNs - step.startNs;
+  }
+  std::vector<std::pair<std::string, double>> byTime(onPath.begin(), onPath.end());
+  llvm::stable_sort(byTime, [](const auto &a, const auto &b) { return a.second > b.second; });
+  Array pathNodes;
+  for (auto &[node, ns] : byTime)
+    pathNodes.push_back(Object{{"node", node}, {"ns", ns}});
   return Object{{"latency_ns", timing.latencyNs},
                 {"slowest_core", slowest},
+                {"critical_path", Object{{"transfer_ns", pathTransferNs},
+                                         {"cores", int64_t(pathCores.size())},
+                                         {"nodes", std::move(pathNodes)}}},
                 {"compute_ns", total.computeNs},
                 {"transfer_ns", total.transferNs},
                 {"rendezvous_ns", total.rendezvousNs},

@@ -46,6 +46,15 @@ struct Core {
   size_t nextMark = 0;
   int32_t node = -1; // the model node of the instruction at pc
   std::vector<double> roundEnds; // when each pass over the program ended
+  /// For the critical path of one round: each rendezvous this core waited
+  /// in for a later peer, and when the core moved on to each model node.
+  struct Wait {
+    double done;
+    int64_t peer;
+    double peerArrived;
+  };
+  std::vector<Wait> waits;
+  std::vector<std::pair<double, int32_t>> nodeStarts;
   bool done() const { return pc == program->ops.size(); }
 };
 
@@ -105,11 +114,64 @@ public:
     for (size_t n = 0; n < nodes.size(); ++n)
       nodes[n].cores = nodeCores[n].size();
     timing.nodes = std::move(nodes);
+    timing.criticalPath = criticalPath();
     return timing;
   }
 
 private:
   using Entry = std::pair<double, size_t>;
+
+  /// Walks back from the end of the core that finishes its first round last:
+  /// a core's own work back to the last rendezvous it waited in, then the
+  /// transfer, then the peer it waited for, from when that peer arrived.
+  std::vector<PathStep> criticalPath() const {
+    std::vector<PathStep> path;
+    if (cores.empty())
+      return path;
+    size_t c = 0;
+    auto firstEnd = [&](size_t i) {
+      return cores[i].roundEnds.empty() ? 0 : cores[i].roundEnds.front();
+    };
+    for (size_t i = 1; i < cores.size(); ++i)
+      if (firstEnd(i) > firstEnd(c))
+        c = i;
+    double t = firstEnd(c);
+    // Work of core `core` in [from, to), one step per node it ran.
+    auto work = [&](size_t core, double from, double to) {
+      const auto &starts = cores[core].nodeStarts;
+      auto it = std::upper_bound(starts.begin(), starts.end(), std::make_pair(to, INT32_MIN));
+      while (to > from) {
+        bool inNode = it != starts.begin();
+        double begin = inNode ? std::max(from, std::prev(it)->first) : from;
+        int32_t node = inNode ? std::prev(it)->second : -1;
+        if (to > begin)
+          path.push_back({int64_t(core), node, false, begin, to});
+        to = begin;
+        if (inNode)
+          --it;
+      }
+    };
+    std::vector<size_t> nextWait(cores.size());
+    for (size_t i = 0; i < cores.size(); ++i)
+      nextWait[i] = cores[i].waits.size();
+    while (t > 0) {
+      const std::vector<Core::Wait> &waits = cores[c].waits;
+      size_t &k = nextWait[c];
+      while (k > 0 && waits[k - 1].done > t)
+        --k;
+      if (k == 0) {
+        work(c, 0, t);
+        break;
+      }
+      const Core::Wait &w = waits[--k];
+      work(c, w.done, t);
+      path.push_back({int64_t(c), -1, true, w.peerArrived, w.done});
+      t = w.peerArrived;
+      c = w.peer;
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+  }
 
   void schedule(size_t id) { queue.push({cores[id].t, id}); }
 
@@ -169,6 +231,8 @@ private:
       return;
     while (c.nextMark < c.marks->size() && (*c.marks)[c.nextMark].first <= c.pc) {
       c.node = (*c.marks)[c.nextMark].second;
+      if (c.roundEnds.empty())
+        c.nodeStarts.push_back({c.t, c.node});
       ++c.nextMark;
       if (c.node >= 0 && size_t(c.node) < nodeCores.size())
         nodeCores[c.node].insert(id);
@@ -354,6 +418,13 @@ private:
       core.t = done;
       core.blocked = Blocked::No;
     };
+    // The side that came first waited for the other.
+    Core &early = sender.since < receiver.since ? sender : receiver;
+    const Core &late = &early == &sender ? receiver : sender;
+    if (early.roundEnds.empty())
+      early.waits.push_back({&early == &sender ? senderDone : receiverDone,
+                             &early == &sender ? int64_t(receiverId) : int64_t(senderId),
+                             late.since});
     account(sender, receiverId, senderDone,
             noc(senderId, receiverId, 1) + cost.localReadNs(bytes));
     account(receiver, senderId, receiverDone,

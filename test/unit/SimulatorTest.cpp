@@ -839,6 +839,43 @@ TEST_F(TimingTest, LoopingProgramsOverlapTheirRounds) {
   EXPECT_FALSE(static_cast<bool>(sim::replayTiming(dir, *arch, nullptr, 0, 0)));
 }
 
+// The critical path goes back from the last core's end through its own
+// work to the rendezvous it waited in, then on in the peer it waited for.
+TEST_F(TimingTest, CriticalPathFollowsTheWaits) {
+  Instruction send = Instruction::send(4, 1, 256), recv = Instruction::recv(5, 0, 256);
+  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
+  auto replay = [&](const std::vector<Program> &programs) {
+    writeAll(makeManifest(int(programs.size())), programs);
+    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch);
+    EXPECT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
+    return timing ? *timing : sim::Timing();
+  };
+  auto expectContiguous = [](const sim::Timing &timing) {
+    ASSERT_FALSE(timing.criticalPath.empty());
+    EXPECT_EQ(timing.criticalPath.front().startNs, 0);
+    EXPECT_EQ(timing.criticalPath.back().endNs, timing.latencyNs);
+    for (size_t i = 1; i < timing.criticalPath.size(); ++i)
+      EXPECT_EQ(timing.criticalPath[i].startNs, timing.criticalPath[i - 1].endNs);
+  };
+  // Core 1 waits in its recv for core 0, which computes first.
+  sim::Timing waited = replay({with(with(start(), adds(10)), {send}),
+                               with(with(start(), {recv}), adds(20))});
+  expectContiguous(waited);
+  const std::vector<sim::PathStep> &path = waited.criticalPath;
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_EQ(path[0].core, 0);
+  EXPECT_FALSE(path[0].transfer);
+  EXPECT_TRUE(path[1].transfer);
+  EXPECT_EQ(path[2].core, 1);
+  EXPECT_FALSE(path[2].transfer);
+  // Core 1 computes before its recv and never waits: the path is its own.
+  sim::Timing late = replay({with(start(), {send}), with(with(start(), adds(10)), {recv})});
+  expectContiguous(late);
+  ASSERT_EQ(late.criticalPath.size(), 1u);
+  EXPECT_EQ(late.criticalPath[0].core, 1);
+}
+
 TEST_F(TimingTest, GlobalMemoryServesOneRequestAtATime) {
   expectFinish({with(start(), {ld(5, 6, 1024)})}, {1787});
   expectFinish({with(start(), {st(6, 5, 1024)})}, {2413});

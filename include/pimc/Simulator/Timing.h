@@ -49,8 +49,21 @@ struct NodeTiming {
   int64_t cores = 0;
 };
 
+/// A stretch of the critical path: core `core` working on model node
+/// `node` (-1 when unknown), or waiting for a transfer to complete.
+struct PathStep {
+  int64_t core = 0;
+  int32_t node = -1;
+  bool transfer = false;
+  double startNs = 0, endNs = 0;
+};
+
 struct Timing {
   double latencyNs = 0; // when the last core finishes its first round: one inference
+  /// The chain of work and transfers that ends when the last core does, in
+  /// time order (for one round): where a core waited for a peer, the chain
+  /// goes on in that peer, up to its arrival.
+  std::vector<PathStep> criticalPath;
   /// With several rounds: the time between two rounds of the whole chip in
   /// the steady state (1 / throughput).
   double roundNs = 0;
