@@ -7,7 +7,8 @@
 // that becomes free takes a transfer whose peer is free and waiting for it,
 // else the most urgent local work that is ready (for one inference, halfway
 // between the schedule's time and the latest start that keeps the critical
-// path; for looping programs, the schedule's time), else it waits. The two ends of a channel run at one simulated time; each
+// path; for looping programs, the schedule's time), unless a more urgent
+// send's receiver is about to be free, else it waits. The two ends of a channel run at one simulated time; each
 // core's program is its operations in the order of their simulated start.
 // Every core then meets its channels in one global order, and the first
 // unfinished channel in that order always has both ends ready: the program
@@ -112,6 +113,7 @@ public:
 private:
   struct CoreState {
     bool busy = false;
+    double freeAt = 0; // when the node it runs ends
     std::set<std::pair<double, unsigned>> local, channels; // ready, by key
   };
 
@@ -125,6 +127,7 @@ private:
     Node &node = nodes[n];
     for (size_t c : node.cores) {
       cores[c].busy = true;
+      cores[c].freeAt = t + node.ns;
       (node.ops.size() == 2 ? cores[c].channels : cores[c].local).erase({node.key, n});
     }
     order.push_back(n);
@@ -146,8 +149,22 @@ private:
         return;
       }
     }
-    if (!core.local.empty())
-      start(core.local.begin()->second, t);
+    if (core.local.empty())
+      return;
+    // Else local work, unless a more urgent send's receiver is free within
+    // a quarter of that work's time: the receiver would wait for all of it.
+    auto [localKey, local] = *core.local.begin();
+    for (auto [key, n] : core.channels) {
+      if (key >= localKey)
+        break;
+      const Node &node = nodes[n];
+      bool first = node.cores[0] == c;
+      size_t peer = node.cores[first ? 1 : 0];
+      if (isa<SendOp>(node.ops[first ? 0 : 1]) &&
+          cores[peer].freeAt < t + nodes[local].ns / 4)
+        return;
+    }
+    start(local, t);
   }
 
   std::vector<Node> &nodes;
