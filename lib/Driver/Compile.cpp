@@ -237,18 +237,20 @@ void addStagePasses(PassManager &pm, StringRef stage, const CompileOptions &opti
 
 std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) {
   const std::string &arch = options.archPath;
+  // The passes plan a pipeline of layer stages, or one inference.
+  bool stages = options.throughput && options.plan != CompileOptions::Plan::WholeChip;
   if (stage == "onnx-to-spatial")
-    return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{arch, options.throughput});
+    return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{arch, stages});
   if (stage == "merge")
     return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
   if (stage == "peft")
     return spat::createSpatPeftSchedule(
-        spat::SpatPeftScheduleOptions{arch, options.throughput});
+        spat::SpatPeftScheduleOptions{arch, stages});
   if (stage == "materialize")
     return spat::createSpatMaterializeSchedule();
   if (stage == "communication")
     return spat::createSpatOrderCommunication(
-        spat::SpatOrderCommunicationOptions{arch, options.throughput});
+        spat::SpatOrderCommunicationOptions{arch, stages});
   if (stage == "spatial-to-pim")
     return createConvertSpatialToPim(ConvertSpatialToPimOptions{arch});
   if (stage == "bufferize")
@@ -259,13 +261,27 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) 
 }
 } // namespace
 
-llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
+static double secondsSince(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+static llvm::Error writeReport(StringRef directory, const Object &report) {
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, kReportFile);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '" + path + "'");
+  os << llvm::formatv("{0:2}", llvm::json::Value(Object(report))) << "\n";
+  return llvm::Error::success();
+}
+
+/// Compiles with the plan options.plan names (for throughput mode, Best is
+/// the pipeline of layer stages).
+static llvm::Expected<Object> compilePlan(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
   auto started = std::chrono::steady_clock::now();
-  auto elapsed = [](std::chrono::steady_clock::time_point since) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
-        .count();
-  };
+  auto elapsed = secondsSince;
   if (!options.emitMlirAfter.empty() &&
       !llvm::is_contained(stageNames(), options.emitMlirAfter))
     return fail("unknown stage '" + options.emitMlirAfter + "' (stages: " +
@@ -460,17 +476,61 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
                               {"stages", std::move(stages)}};
   report["validation"] = Object{{"status", "not run"}};
 
-  llvm::SmallString<256> path(options.outputDir);
-  llvm::sys::path::append(path, kReportFile);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write '" + path + "'");
-  os << llvm::formatv("{0:2}", llvm::json::Value(Object(report))) << "\n";
+  if (llvm::Error e = writeReport(options.outputDir, report))
+    return std::move(e);
   if (options.keepIrAtExit) {
     // The process ends next: tearing down the IR would only cost time.
     (void)imported->release();
     (void)contextOwner.release();
   }
+  return report;
+}
+
+llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
+                                          const frontend::Model *preloaded) {
+  using Plan = CompileOptions::Plan;
+  if (!options.throughput || options.plan != Plan::Best || !options.emitMlirAfter.empty())
+    return compilePlan(options, preloaded);
+  // Neither plan is faster on every model: compile both and keep the one
+  // whose looping programs have the shorter round. The whole-chip programs
+  // go to a directory beside the output, and move in if they win.
+  auto started = std::chrono::steady_clock::now();
+  auto roundOf = [](const Object &report) {
+    return report.getObject("timing")->getNumber("round_ns").value_or(0);
+  };
+  CompileOptions wholeChip = options;
+  wholeChip.plan = Plan::WholeChip;
+  wholeChip.keepIrAtExit = false;
+  wholeChip.outputDir = options.outputDir + ".whole-chip";
+  if (options.progress)
+    llvm::errs() << "plan: every core on every layer, one inference a round\n";
+  llvm::Expected<Object> whole = compilePlan(wholeChip, preloaded);
+  if (!whole) {
+    llvm::sys::fs::remove_directories(wholeChip.outputDir);
+    return whole.takeError();
+  }
+  CompileOptions layerStages = options;
+  layerStages.plan = Plan::LayerStages;
+  if (options.progress)
+    llvm::errs() << "plan: a pipeline of layer stages\n";
+  llvm::Expected<Object> staged = compilePlan(layerStages, preloaded);
+  if (!staged) {
+    llvm::sys::fs::remove_directories(wholeChip.outputDir);
+    return staged.takeError();
+  }
+  bool wholeWins = roundOf(*whole) < roundOf(*staged);
+  Object report = std::move(wholeWins ? *whole : *staged);
+  Object &timing = *report.getObject("timing");
+  timing["plan"] = wholeWins ? "whole chip" : "layer stages";
+  timing["other_plan_round_ns"] = roundOf(wholeWins ? *staged : *whole);
+  (*report.getObject("compiler"))["wall_seconds"] = secondsSince(started);
+  if (wholeWins) {
+    if (llvm::Error e = moveArtifacts(wholeChip.outputDir, options.outputDir))
+      return std::move(e);
+  } else if (std::error_code ec = llvm::sys::fs::remove_directories(wholeChip.outputDir)) {
+    return llvm::createStringError(ec, "cannot remove '" + wholeChip.outputDir + "'");
+  }
+  if (llvm::Error e = writeReport(options.outputDir, report))
+    return std::move(e);
   return report;
 }

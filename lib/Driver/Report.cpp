@@ -90,11 +90,15 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
     os << llvm::formatv("latency          {0:f3} ms (timing replay; the slowest core is {1})\n",
                         t->getNumber("latency_ns").value_or(0) / 1e6,
                         t->getInteger("slowest_core").value_or(0));
-    if (auto round = t->getNumber("round_ns"))
+    if (auto round = t->getNumber("round_ns")) {
       os << llvm::formatv("throughput       {0:f1} samples/s (a round every {1:f3} ms when the "
                           "programs loop; pimsim-nn's sim_time {2} ms should count {3})\n",
                           1e9 / *round, *round / 1e6, t->getInteger("sim_time_ms").value_or(0),
                           t->getInteger("expected_output_count").value_or(0));
+      if (auto plan = t->getString("plan"))
+        os << llvm::formatv("  plan: {0} (the other plan's round: {1:f3} ms)\n", *plan,
+                            t->getNumber("other_plan_round_ns").value_or(0) / 1e6);
+    }
     os << llvm::formatv("  busy cores' time: compute {0:f0}%, transfers {1:f0}%, waiting for a "
                         "peer {2:f0}%, for memory or NoC {3:f0}%, for events {4:f0}%\n",
                         share("compute_ns"), share("transfer_ns"), share("rendezvous_ns"),

@@ -32,6 +32,12 @@ struct CompileOptions {
   /// Throughput mode: the programs loop in pimsim-nn's throughput mode and
   /// the report tells samples per second; otherwise one inference (latency).
   bool throughput = false;
+  /// How the looping programs share the chip: a pipeline of layer stages,
+  /// each on cores of its own; or every core on every layer, each round one
+  /// inference as latency mode compiles it (rounds overlap as cores finish
+  /// their part); or (Best) both, keeping the one with the shorter round.
+  enum class Plan { Best, LayerStages, WholeChip };
+  Plan plan = Plan::Best;
   /// Leave the IR and its context allocated when done: for a process that
   /// exits right after (as clang's -disable-free).
   bool keepIrAtExit = false;
