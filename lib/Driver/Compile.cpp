@@ -240,7 +240,8 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) 
   // The passes plan a pipeline of layer stages, or one inference.
   bool stages = options.throughput && options.plan != CompileOptions::Plan::WholeChip;
   if (stage == "onnx-to-spatial")
-    return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{arch, stages});
+    return createConvertOnnxToSpatial(
+        ConvertOnnxToSpatialOptions{arch, stages, options.copyBudget});
   if (stage == "merge")
     return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
   if (stage == "peft")
@@ -277,9 +278,11 @@ static llvm::Error writeReport(StringRef directory, const Object &report) {
 }
 
 /// Compiles with the plan options.plan names (for throughput mode, Best is
-/// the pipeline of layer stages).
-static llvm::Expected<Object> compilePlan(const CompileOptions &options,
-                                          const frontend::Model *preloaded) {
+/// the pipeline of layer stages); sets `outOfCrossbars` when scheduling
+/// found no core with room for some weights.
+static llvm::Expected<Object> compileOnce(const CompileOptions &options,
+                                          const frontend::Model *preloaded,
+                                          bool &outOfCrossbars) {
   auto started = std::chrono::steady_clock::now();
   auto elapsed = secondsSince;
   if (!options.emitMlirAfter.empty() &&
@@ -373,14 +376,18 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
     context.disableMultithreading(!perCore);
     PassManager pm(&context);
     addStagePasses(pm, stage, options);
-    if (failed(pm.run(module)))
+    if (failed(pm.run(module))) {
+      outOfCrossbars = module->hasAttr(spat::kOutOfCrossbarsAttr);
       return fail("stage '" + stage + "' failed:\n" + diagnostics);
+    }
     recordStage(stage);
     progress(stage, stages.size() - 1);
     if (stage == "merge")
       report["graph"] = graphStats(module, *arch);
-    if (stage == "peft")
+    if (stage == "peft") {
       report["schedule"] = scheduleStats(module, *arch);
+      (*report.getObject("schedule"))["copy_budget"] = options.copyBudget;
+    }
     if (dumpIfAsked(stage))
       return Object{};
   }
@@ -484,6 +491,26 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
     (void)contextOwner.release();
   }
   return report;
+}
+
+/// compileOnce, with fewer weight copies while they do not fit the cores.
+static llvm::Expected<Object> compilePlan(const CompileOptions &options,
+                                          const frontend::Model *preloaded) {
+  CompileOptions fitting = options;
+  while (true) {
+    bool outOfCrossbars = false;
+    llvm::Expected<Object> report = compileOnce(fitting, preloaded, outOfCrossbars);
+    // A tenth less each time; with no room for copies, the weights
+    // themselves do not fit, which is the error to report.
+    if (report || !outOfCrossbars || fitting.copyBudget < 0.15)
+      return report;
+    llvm::consumeError(report.takeError());
+    if (options.progress)
+      llvm::errs() << llvm::formatv("the weight copies for {0:f0}% of the crossbars do not "
+                                    "fit the cores: planning for {1:f0}%\n",
+                                    100 * fitting.copyBudget, 100 * fitting.copyBudget - 10);
+    fitting.copyBudget -= 0.1;
+  }
 }
 
 llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,

@@ -56,6 +56,15 @@ def main():
         "big_activation": lambda: model(
             [helper.make_node("Relu", ["x"], ["y"], name="act")],
             [tensor("x", [1, 2000])], [tensor("y", [1, 2000])]),
+        # Copies of the conv's weights for all of the tiny chip's crossbars
+        # leave no core room for the fifth half-core tile of the classifier.
+        "crowded": lambda: model(
+            [helper.make_node("Conv", ["x", "cw"], ["c"], name="conv", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("Flatten", ["c"], ["f"], name="flat"),
+             helper.make_node("Gemm", ["f", "w"], ["y"], name="fc")],
+            [tensor("x", [1, 1, 5, 4])], [tensor("y", [1, 32])],
+            [weights("cw", [4, 1, 3, 3]), weights("w", [80, 32], 1)]),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),

@@ -56,6 +56,11 @@ static cl::opt<std::string> mode("mode",
                                           "(the programs loop in pimsim-nn's throughput mode)"),
                                  cl::init("latency"), cl::sub(compileCommand),
                                  cl::sub(validateCommand), cl::cat(pimcOptions));
+static cl::opt<double> copyBudget(
+    "copy-budget",
+    cl::desc("the share of the crossbars weights and their copies may take (default 0.9; "
+             "10% less each time the copies do not fit the cores)"),
+    cl::init(0.9), cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<bool> quiet("q", cl::desc("no progress lines"), cl::sub(compileCommand),
                            cl::sub(validateCommand), cl::cat(pimcOptions));
 
@@ -89,8 +94,11 @@ static bool knownMode() { return mode == "latency" || mode == "throughput"; }
 static int runCompile() {
   if (!knownMode())
     return error("--mode=" + mode + " is not supported (modes: latency, throughput)");
+  if (copyBudget <= 0 || copyBudget > 1)
+    return error("--copy-budget takes a share of the crossbars in (0, 1]");
   CompileOptions options;
   options.throughput = mode == "throughput";
+  options.copyBudget = copyBudget;
   options.modelPath = modelPath;
   options.keepIrAtExit = true;
   options.archPath = archPath;
@@ -156,8 +164,11 @@ static int runSimulate() {
 static int runValidate() {
   if (!knownMode())
     return error("--mode=" + mode + " is not supported (modes: latency, throughput)");
+  if (copyBudget <= 0 || copyBudget > 1)
+    return error("--copy-budget takes a share of the crossbars in (0, 1]");
   ValidateOptions options;
   options.throughput = mode == "throughput";
+  options.copyBudget = copyBudget;
   options.casePath = casePath;
   options.archPath = archPath;
   options.outputDir = outputDir;

@@ -20,6 +20,8 @@ def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
     Option<"throughput", "throughput", "bool", /*default=*/"false",
            "programs that loop: a band's row tiles stay in one compute (the "
            "round is bound by all the work and transfers, not by one band)">,
+    Option<"copyBudget", "copy-budget", "double", /*default=*/"0.9",
+           "the share of the chip's crossbars weights and their copies may take">,
   ];
   let dependentDialects = ["::pimc::spat::SpatDialect",
                            "::mlir::tensor::TensorDialect",

@@ -38,6 +38,9 @@ struct CompileOptions {
   /// their part); or (Best) both, keeping the one with the shorter round.
   enum class Plan { Best, LayerStages, WholeChip };
   Plan plan = Plan::Best;
+  /// The share of the chip's crossbars weights and their copies may take;
+  /// when the copies do not fit the cores, the compile plans for 10 % less.
+  double copyBudget = 0.9;
   /// Leave the IR and its context allocated when done: for a process that
   /// exits right after (as clang's -disable-free).
   bool keepIrAtExit = false;
@@ -69,6 +72,7 @@ struct ValidateOptions {
   double rtol = 1e-3, atol = 1e-4;
   bool progress = false;
   bool throughput = false; // compile in throughput mode
+  double copyBudget = 0.9;  // as CompileOptions::copyBudget
 };
 
 /// Compiles the case's model, runs it on the functional simulator and on the

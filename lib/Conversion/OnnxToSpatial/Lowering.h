@@ -53,6 +53,8 @@ struct LoweringContext {
   /// mode: a band's row tiles may spread over several computes) or loop as
   /// a pipeline (throughput mode).
   bool oneInference = true;
+  /// The share of the chip's crossbars weights and their copies may take.
+  double copyBudget = 0.9;
 
   /// How long the computes of work without weights are. In a pipeline, as
   /// long as the slowest band, so that they do not stand out either. For one

@@ -744,8 +744,9 @@ struct ConvertOnnxToSpatialPass
     if (!arch)
       return signalPassFailure();
     SymbolTable symbols(module);
-    LoweringContext lowering{*arch, symbols, module, llvm::DenseMap<Operation *, int64_t>(), 0,
-                             !throughput};
+    LoweringContext lowering{*arch, symbols, module, llvm::DenseMap<Operation *, int64_t>()};
+    lowering.oneInference = !throughput;
+    lowering.copyBudget = copyBudget;
     planWindowBands(module, lowering);
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);

@@ -698,7 +698,7 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
     layers.push_back(layer);
   });
 
-  double budget = 0.8 * arch.coreCount * perCore, used = 0;
+  double budget = lowering.copyBudget * arch.coreCount * perCore, used = 0;
   for (const Layer &layer : layers)
     used += packed(layer.crossbars);
   // Matrix products are not replicated, but their tiles take crossbars too:

@@ -34,6 +34,9 @@ constexpr llvm::StringLiteral kCoreAttr = "spat.core";
 constexpr llvm::StringLiteral kStartAttr = "spat.start";
 constexpr llvm::StringLiteral kFinishAttr = "spat.finish";
 constexpr llvm::StringLiteral kMakespanAttr = "spat.makespan";
+/// Set on the module when scheduling found no core with the crossbars a
+/// compute's weights need.
+constexpr llvm::StringLiteral kOutOfCrossbarsAttr = "spat.out_of_crossbars";
 
 } // namespace pimc::spat
 

@@ -293,18 +293,21 @@ struct SpatPeftSchedulePass
             freeTotal += f;
             mostFree = std::max(mostFree, f);
           }
-          if (mostFree < task.crossbars)
+          if (mostFree < task.crossbars) {
+            // The driver may plan fewer weight copies and try again.
+            module->setAttr(kOutOfCrossbarsAttr, UnitAttr::get(&getContext()));
             task.op.emitError() << "no core has the " << task.crossbars
                                 << " free crossbars this compute's weights need ("
                                 << freeTotal << " crossbars are free on the chip, at most "
                                 << mostFree << " on one core)";
-          else
+          } else {
             task.op.emitError() << "does not fit the local memory of any core: its inputs "
                                    "and results take "
                                 << task.inputBytes + task.outputBytes
                                 << " bytes, and a core keeps at most " << memoryLimit
                                 << " of its " << arch.localMemory.memorySize
                                 << " bytes for them";
+          }
           return signalPassFailure();
         }
         if (stage >= 0 && coreStage[best] < 0) {
