@@ -279,12 +279,12 @@ static llvm::Error writeReport(StringRef directory, const Object &report) {
 
 /// Compiles with the plan options.plan names (for throughput mode, Best is
 /// the pipeline of layer stages); sets `outOfCrossbars` when scheduling
-/// found no core with room for some weights.
+/// found no core with room for some weights. The report counts the compile
+/// time from `started`.
 static llvm::Expected<Object> compileOnce(const CompileOptions &options,
                                           const frontend::Model *preloaded,
+                                          std::chrono::steady_clock::time_point started,
                                           bool &outOfCrossbars) {
-  auto started = std::chrono::steady_clock::now();
-  auto elapsed = secondsSince;
   if (!options.emitMlirAfter.empty() &&
       !llvm::is_contained(stageNames(), options.emitMlirAfter))
     return fail("unknown stage '" + options.emitMlirAfter + "' (stages: " +
@@ -325,7 +325,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   auto progress = [&](StringRef stage, size_t number) {
     if (options.progress)
       llvm::errs() << llvm::formatv("[{0,2}/{1}] {2,-16} {3:f3} s\n", number,
-                                    stageNames().size() - 1, stage, elapsed(stageStart));
+                                    stageNames().size() - 1, stage, secondsSince(stageStart));
   };
 
   frontend::Model loadedModel;
@@ -348,7 +348,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   auto recordStage = [&](StringRef stage) {
     IrCounts counts = countIr(module);
     stages.push_back(Object{{"name", stage},
-                            {"seconds", elapsed(stageStart)},
+                            {"seconds", secondsSince(stageStart)},
                             {"ops", counts.ops},
                             {"values", counts.values},
                             {"peak_rss_bytes", peakRssBytes()}});
@@ -478,7 +478,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   report["pimc"] = "pimc 0.1";
   report["model"] = options.modelPath;
   report["arch"] = arch->path.empty() ? "built-in chip-144" : arch->path;
-  report["compiler"] = Object{{"wall_seconds", elapsed(started)},
+  report["compiler"] = Object{{"wall_seconds", secondsSince(started)},
                               {"peak_rss_bytes", peakRssBytes()},
                               {"stages", std::move(stages)}};
   report["validation"] = Object{{"status", "not run"}};
@@ -496,10 +496,11 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
 /// compileOnce, with fewer weight copies while they do not fit the cores.
 static llvm::Expected<Object> compilePlan(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
+  auto started = std::chrono::steady_clock::now();
   CompileOptions fitting = options;
   while (true) {
     bool outOfCrossbars = false;
-    llvm::Expected<Object> report = compileOnce(fitting, preloaded, outOfCrossbars);
+    llvm::Expected<Object> report = compileOnce(fitting, preloaded, started, outOfCrossbars);
     // A tenth less each time; with no room for copies, the weights
     // themselves do not fit, which is the error to report.
     if (report || !outOfCrossbars || fitting.copyBudget < 0.15)
