@@ -112,7 +112,8 @@ def main():
         simulate = r.get("simulate_s")
         line = ("| %s | %s | %s | %.2f%s | %.0f%s | %d | %d | %d | %d / %d (%.0f%% reused) | %d "
                 "| %d | %d | %d | %s | %.3f | %s |" % (
-                    r["model"], r["mode"], r["arch"], r["compile_s"],
+                    r["model"], r["mode"] + (" (%s)" % r["plan"] if r["plan"] else ""),
+                    r["arch"], r["compile_s"],
                     check(r["compile_s"], target[0]), r["peak_mib"], check(r["peak_mib"], target[1]),
                     r["instructions"], r["mvm"], r["vector"], r["sldi"], r["register_operands"],
                     100.0 * (1 - r["sldi"] / max(r["register_operands"], 1)), r["transfers"],
@@ -156,7 +157,8 @@ def run_model(args, models, name, mode):
            "lmv": inst["copies"], "other": inst["other"] + inst["setbw"],
            "cores": report["schedule"]["cores_used"],
            "latency_ms": timing["latency_ns"] / 1e6,
-           "throughput": 1e9 / timing["round_ns"] if "round_ns" in timing else None}
+           "throughput": 1e9 / timing["round_ns"] if "round_ns" in timing else None,
+           "plan": timing.get("plan")}
     if not args.no_simulate:
         inputs = os.path.join(case, "test_data_set_0")
         _, row["simulate_s"], _ = timed([args.pimc, "simulate", out, "--inputs", inputs,
