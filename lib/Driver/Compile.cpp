@@ -266,17 +266,6 @@ static double secondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-static llvm::Error writeReport(StringRef directory, const Object &report) {
-  llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, kReportFile);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write '" + path + "'");
-  os << llvm::formatv("{0:2}", llvm::json::Value(Object(report))) << "\n";
-  return llvm::Error::success();
-}
-
 /// Compiles with the plan options.plan names (for throughput mode, Best is
 /// the pipeline of layer stages); sets `outOfCrossbars` when scheduling
 /// found no core with room for some weights. The report counts the compile
@@ -483,7 +472,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
                               {"stages", std::move(stages)}};
   report["validation"] = Object{{"status", "not run"}};
 
-  if (llvm::Error e = writeReport(options.outputDir, report))
+  if (llvm::Error e = writeJsonFile(options.outputDir, kReportFile, Object(report)))
     return std::move(e);
   if (options.keepIrAtExit) {
     // The process ends next: tearing down the IR would only cost time.
@@ -526,26 +515,29 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
   auto roundOf = [](const Object &report) {
     return report.getObject("timing")->getNumber("round_ns").value_or(0);
   };
-  CompileOptions wholeChip = options;
-  wholeChip.plan = Plan::WholeChip;
-  wholeChip.keepIrAtExit = false;
-  wholeChip.outputDir = options.outputDir + ".whole-chip";
-  if (options.progress)
-    llvm::errs() << "plan: every core on every layer, one inference a round\n";
-  llvm::Expected<Object> whole = compilePlan(wholeChip, preloaded);
-  if (!whole) {
-    llvm::sys::fs::remove_directories(wholeChip.outputDir);
+  std::string wholeChipDir = options.outputDir + ".whole-chip";
+  auto compileAs = [&](Plan plan, const std::string &outputDir,
+                       StringRef description) -> llvm::Expected<Object> {
+    CompileOptions planned = options;
+    planned.plan = plan;
+    planned.outputDir = outputDir;
+    // Only the last compile's IR may stay allocated at exit.
+    planned.keepIrAtExit = options.keepIrAtExit && plan == Plan::LayerStages;
+    if (options.progress)
+      llvm::errs() << "plan: " << description << "\n";
+    llvm::Expected<Object> report = compilePlan(planned, preloaded);
+    if (!report)
+      llvm::sys::fs::remove_directories(wholeChipDir);
+    return report;
+  };
+  llvm::Expected<Object> whole =
+      compileAs(Plan::WholeChip, wholeChipDir, "every core on every layer, one inference a round");
+  if (!whole)
     return whole.takeError();
-  }
-  CompileOptions layerStages = options;
-  layerStages.plan = Plan::LayerStages;
-  if (options.progress)
-    llvm::errs() << "plan: a pipeline of layer stages\n";
-  llvm::Expected<Object> staged = compilePlan(layerStages, preloaded);
-  if (!staged) {
-    llvm::sys::fs::remove_directories(wholeChip.outputDir);
+  llvm::Expected<Object> staged =
+      compileAs(Plan::LayerStages, options.outputDir, "a pipeline of layer stages");
+  if (!staged)
     return staged.takeError();
-  }
   bool wholeWins = roundOf(*whole) < roundOf(*staged);
   Object report = std::move(wholeWins ? *whole : *staged);
   Object &timing = *report.getObject("timing");
@@ -553,12 +545,12 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
   timing["other_plan_round_ns"] = roundOf(wholeWins ? *staged : *whole);
   (*report.getObject("compiler"))["wall_seconds"] = secondsSince(started);
   if (wholeWins) {
-    if (llvm::Error e = moveArtifacts(wholeChip.outputDir, options.outputDir))
+    if (llvm::Error e = moveArtifacts(wholeChipDir, options.outputDir))
       return std::move(e);
-  } else if (std::error_code ec = llvm::sys::fs::remove_directories(wholeChip.outputDir)) {
-    return llvm::createStringError(ec, "cannot remove '" + wholeChip.outputDir + "'");
+  } else if (std::error_code ec = llvm::sys::fs::remove_directories(wholeChipDir)) {
+    return llvm::createStringError(ec, "cannot remove '" + wholeChipDir + "'");
   }
-  if (llvm::Error e = writeReport(options.outputDir, report))
+  if (llvm::Error e = writeJsonFile(options.outputDir, kReportFile, Object(report)))
     return std::move(e);
   return report;
 }

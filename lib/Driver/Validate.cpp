@@ -163,12 +163,8 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
         {"atol", options.atol},
         {"data_set", llvm::sys::path::filename(set).str()},
         {"instructions_executed", (int64_t)result->executed}};
-    std::error_code ec;
-    llvm::raw_fd_ostream reportFile(join(outputDir, kReportFile), ec,
-                                    llvm::sys::fs::OF_Text);
-    if (!ec)
-      reportFile << llvm::formatv("{0:2}", llvm::json::Value(std::move(*report)))
-                 << "\n";
+    if (llvm::Error e = writeJsonFile(outputDir, kReportFile, std::move(*report)))
+      return std::move(e);
   }
   os << (allMatch ? "PASS" : "FAIL") << " " << options.casePath << "\n";
   return allMatch;

@@ -1,6 +1,6 @@
 //===- ArtifactsTest.cpp - moving a compiled program between directories --===//
 
-#include "pimc/Target/Pimsim/CodeGen.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

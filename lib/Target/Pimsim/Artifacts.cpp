@@ -2,6 +2,8 @@
 
 #include "pimc/Target/Pimsim/Artifacts.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -63,15 +65,56 @@ llvm::Error Manifest::write(llvm::StringRef directory) const {
               {"cores", std::move(coreArray)},
               {"inputs", locations(inputs)},
               {"outputs", locations(outputs)}};
+  return writeJsonFile(directory, kManifestFile, std::move(root));
+}
+
+llvm::Error pimc::writeJsonFile(llvm::StringRef directory, llvm::StringRef file,
+                                const llvm::json::Value &value) {
   llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, kManifestFile);
+  llvm::sys::path::append(path, file);
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
   if (ec)
     return llvm::createStringError(ec, "cannot write '" + path + "'");
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  os << llvm::formatv("{0:2}", value) << "\n";
   return llvm::Error::success();
 }
+
+llvm::Error pimc::removePrograms(llvm::StringRef directory) {
+  // pimsim-nn and pimc read every core_<id> file of a directory.
+  std::error_code listed;
+  for (llvm::sys::fs::directory_iterator it(directory, listed), end; it != end && !listed;
+       it.increment(listed)) {
+    llvm::StringRef id = llvm::sys::path::filename(it->path());
+    if (id.consume_front("core_") && (id.consume_back(".pim") || id.consume_back(".json")) &&
+        !id.empty() && llvm::all_of(id, llvm::isDigit))
+      if (std::error_code removed = llvm::sys::fs::remove(it->path()))
+        return llvm::createStringError(removed, "cannot remove '" + it->path() + "'");
+  }
+  if (listed)
+    return llvm::createStringError(listed, "cannot list '" + directory + "'");
+  return llvm::Error::success();
+}
+
+llvm::Error pimc::moveArtifacts(llvm::StringRef from, llvm::StringRef to) {
+  if (llvm::Error e = removePrograms(to))
+    return e;
+  std::error_code listed;
+  for (llvm::sys::fs::directory_iterator it(from, listed), end; it != end && !listed;
+       it.increment(listed)) {
+    llvm::SmallString<256> target(to);
+    llvm::sys::path::append(target, llvm::sys::path::filename(it->path()));
+    if (std::error_code ec = llvm::sys::fs::rename(it->path(), target))
+      return llvm::createStringError(ec, "cannot move '" + it->path() + "' to '" + target +
+                                             "'");
+  }
+  if (listed)
+    return llvm::createStringError(listed, "cannot list '" + from + "'");
+  if (std::error_code ec = llvm::sys::fs::remove(from))
+    return llvm::createStringError(ec, "cannot remove '" + from + "'");
+  return llvm::Error::success();
+}
+
 
 namespace {
 struct Reader {

@@ -643,41 +643,6 @@ llvm::Error writeArch(const Arch &arch, StringRef directory) {
 }
 } // namespace
 
-llvm::Error pimc::removePrograms(StringRef directory) {
-  // pimsim-nn and pimc read every core_<id> file of a directory.
-  std::error_code listed;
-  for (llvm::sys::fs::directory_iterator it(directory, listed), end; it != end && !listed;
-       it.increment(listed)) {
-    StringRef id = llvm::sys::path::filename(it->path());
-    if (id.consume_front("core_") && (id.consume_back(".pim") || id.consume_back(".json")) &&
-        !id.empty() && llvm::all_of(id, llvm::isDigit))
-      if (std::error_code removed = llvm::sys::fs::remove(it->path()))
-        return llvm::createStringError(removed, "cannot remove '" + it->path() + "'");
-  }
-  if (listed)
-    return llvm::createStringError(listed, "cannot list '" + directory + "'");
-  return llvm::Error::success();
-}
-
-llvm::Error pimc::moveArtifacts(StringRef from, StringRef to) {
-  if (llvm::Error e = removePrograms(to))
-    return e;
-  std::error_code listed;
-  for (llvm::sys::fs::directory_iterator it(from, listed), end; it != end && !listed;
-       it.increment(listed)) {
-    llvm::SmallString<256> target(to);
-    llvm::sys::path::append(target, llvm::sys::path::filename(it->path()));
-    if (std::error_code ec = llvm::sys::fs::rename(it->path(), target))
-      return llvm::createStringError(ec, "cannot move '" + it->path() + "' to '" + target +
-                                             "'");
-  }
-  if (listed)
-    return llvm::createStringError(listed, "cannot list '" + from + "'");
-  if (std::error_code ec = llvm::sys::fs::remove(from))
-    return llvm::createStringError(ec, "cannot remove '" + from + "'");
-  return llvm::Error::success();
-}
-
 llvm::Error pimc::setSimulationMode(StringRef directory, bool throughput,
                                     int64_t simTimeMs) {
   std::string path = join(directory, kArchFile);

@@ -22,6 +22,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <cstdint>
 #include <string>
@@ -64,6 +65,18 @@ struct Manifest {
   static llvm::Expected<Manifest> read(llvm::StringRef directory);
   llvm::Error write(llvm::StringRef directory) const;
 };
+
+/// Writes `value` as indented JSON to `directory`/`file`.
+llvm::Error writeJsonFile(llvm::StringRef directory, llvm::StringRef file,
+                          const llvm::json::Value &value);
+
+/// Removes the programs (core_<id>.pim and .json) in `directory`: those of
+/// an earlier compile would be loaded beside new ones.
+llvm::Error removePrograms(llvm::StringRef directory);
+
+/// Moves every file of directory `from` into `to`, after removing the
+/// programs `to` holds, and removes `from`.
+llvm::Error moveArtifacts(llvm::StringRef from, llvm::StringRef to);
 
 constexpr const char *kManifestFile = "manifest.json";
 constexpr const char *kWeightsFile = "weights.bin";

@@ -53,14 +53,6 @@ struct CodeGenOptions {
 llvm::Error setSimulationMode(llvm::StringRef directory, bool throughput,
                               int64_t simTimeMs = 0);
 
-/// Removes the programs (core_<id>.pim and .json) in `directory`: those of
-/// an earlier compile would be loaded beside new ones.
-llvm::Error removePrograms(llvm::StringRef directory);
-
-/// Moves every file of directory `from` into `to`, after removing the
-/// programs `to` holds, and removes `from`.
-llvm::Error moveArtifacts(llvm::StringRef from, llvm::StringRef to);
-
 /// Writes the artifacts of a planned pim module (target spec, section 9, is
 /// the checklist it follows) and counts what it wrote.
 llvm::Expected<CodeGenStats> emitPimsimArtifacts(mlir::ModuleOp module,
