@@ -419,12 +419,12 @@ private:
       core.blocked = Blocked::No;
     };
     // The side that came first waited for the other.
-    Core &early = sender.since < receiver.since ? sender : receiver;
-    const Core &late = &early == &sender ? receiver : sender;
+    bool senderFirst = sender.since < receiver.since;
+    Core &early = senderFirst ? sender : receiver;
     if (early.roundEnds.empty())
-      early.waits.push_back({&early == &sender ? senderDone : receiverDone,
-                             &early == &sender ? int64_t(receiverId) : int64_t(senderId),
-                             late.since});
+      early.waits.push_back({senderFirst ? senderDone : receiverDone,
+                             int64_t(senderFirst ? receiverId : senderId),
+                             (senderFirst ? receiver : sender).since});
     account(sender, receiverId, senderDone,
             noc(senderId, receiverId, 1) + cost.localReadNs(bytes));
     account(receiver, senderId, receiverDone,

@@ -8,8 +8,9 @@
 // else the most urgent local work that is ready (for one inference, halfway
 // between the schedule's time and the latest start that keeps the critical
 // path; for looping programs, the schedule's time), unless a more urgent
-// send's receiver is about to be free, else it waits. The two ends of a channel run at one simulated time; each
-// core's program is its operations in the order of their simulated start.
+// send's receiver is about to be free, else it waits. The two ends of a
+// channel run at one simulated time; each core's program is its operations
+// in the order of their simulated start.
 // Every core then meets its channels in one global order, and the first
 // unfinished channel in that order always has both ends ready: the program
 // cannot deadlock (and the pass checks it by replaying the channels).
