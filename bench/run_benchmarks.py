@@ -13,7 +13,7 @@ resnet18).
 It prints one markdown table (and writes OUT/results.md and OUT/results.json):
 wall time and peak RSS of the compile, instructions by class, the address
 loads (sldi) against the register operands that would need one without
-register reuse, pimc's own estimate of the latency and throughput (the
+register reuse, pimc's own estimate of the latency, throughput and energy (the
 timing replay), and the functional simulation time, each checked against
 issue 3's targets where it has one.
 
@@ -99,11 +99,12 @@ def main():
         for mode in args.modes:
             rows.append(run_model(args, models, name, mode))
 
-    pimsim_columns = " pimsim latency ms | pimsim samples/s | energy mJ |" if args.pimsim else ""
+    pimsim_columns = " pimsim latency ms | pimsim samples/s | pimsim energy mJ |" \
+        if args.pimsim else ""
     lines = ["| model | mode | chip | compile s | peak MiB | instructions | mvm | vector | "
              "sldi / register operands | transfers | lmv | other | cores | simulate s | "
-             "estimated latency ms | estimated samples/s |" + pimsim_columns,
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+             "estimated latency ms | estimated samples/s | estimated energy mJ |" + pimsim_columns,
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
              + ("---|---|---|" if args.pimsim else "")]
     for r in rows:
         # Issue 3's targets are for the default (latency) mode.
@@ -111,7 +112,7 @@ def main():
             else (None, None, None)
         simulate = r.get("simulate_s")
         line = ("| %s | %s | %s | %.2f%s | %.0f%s | %d | %d | %d | %d / %d (%.0f%% reused) | %d "
-                "| %d | %d | %d | %s | %.3f | %s |" % (
+                "| %d | %d | %d | %s | %.3f | %s | %.3f |" % (
                     r["model"], r["mode"] + (" (%s)" % r["plan"] if r["plan"] else ""),
                     r["arch"], r["compile_s"],
                     check(r["compile_s"], target[0]), r["peak_mib"], check(r["peak_mib"], target[1]),
@@ -119,7 +120,8 @@ def main():
                     100.0 * (1 - r["sldi"] / max(r["register_operands"], 1)), r["transfers"],
                     r["lmv"], r["other"], r["cores"],
                     "-" if simulate is None else "%.2f%s" % (simulate, check(simulate, target[2])),
-                    r["latency_ms"], "-" if r["throughput"] is None else "%.1f" % r["throughput"]))
+                    r["latency_ms"], "-" if r["throughput"] is None else "%.1f" % r["throughput"],
+                    r["energy_mj"]))
         if args.pimsim:
             if "pimsim_error" in r:
                 line += " failed | failed | - |"
@@ -157,6 +159,8 @@ def run_model(args, models, name, mode):
            "lmv": inst["copies"], "other": inst["other"] + inst["setbw"],
            "cores": report["schedule"]["cores_used"],
            "latency_ms": timing["latency_ns"] / 1e6,
+           # Per inference, or per sample when the programs loop, as pimsim-nn reports it.
+           "energy_mj": timing.get("energy_per_sample_pj", timing["energy_pj"]) / 1e9,
            "throughput": 1e9 / timing["round_ns"] if "round_ns" in timing else None,
            "plan": timing.get("plan")}
     if not args.no_simulate:

@@ -28,10 +28,14 @@ double CostModel::mvmComputeNs() const {
   return cycles * m.period;
 }
 
+int64_t CostModel::mvmReadBytes() const { return arch.matrix.xbarRows * arch.inputBytes() * 8; }
+
+int64_t CostModel::mvmWriteBytes(int64_t crossbars) const {
+  return arch.outputsPerCrossbar() * crossbars * arch.outputBytes();
+}
+
 double CostModel::mvmNs(int64_t crossbars) const {
-  int64_t inBytes = arch.matrix.xbarRows * arch.inputBytes() * 8;
-  int64_t outBytes = arch.outputsPerCrossbar() * crossbars * arch.outputBytes();
-  return localReadNs(inBytes) + mvmComputeNs() + localWriteNs(outBytes);
+  return localReadNs(mvmReadBytes()) + mvmComputeNs() + localWriteNs(mvmWriteBytes(crossbars));
 }
 
 double CostModel::mvmEnergyPj(int64_t crossbars) const {
@@ -65,6 +69,23 @@ double CostModel::globalReadNs(int64_t bytes) const {
 }
 double CostModel::globalWriteNs(int64_t bytes) const {
   return access(arch.globalMemory, bytes, arch.globalMemory.writeLatencyCycle);
+}
+
+static double accessPj(const MemoryConfig &memory, int64_t bytes, double energy) {
+  return ceilDiv(bytes, memory.dataWidth) * energy;
+}
+
+double CostModel::localReadPj(int64_t bytes) const {
+  return accessPj(arch.localMemory, bytes, arch.localMemory.readDynamicEnergy);
+}
+double CostModel::localWritePj(int64_t bytes) const {
+  return accessPj(arch.localMemory, bytes, arch.localMemory.writeDynamicEnergy);
+}
+double CostModel::globalReadPj(int64_t bytes) const {
+  return accessPj(arch.globalMemory, bytes, arch.globalMemory.readDynamicEnergy);
+}
+double CostModel::globalWritePj(int64_t bytes) const {
+  return accessPj(arch.globalMemory, bytes, arch.globalMemory.writeDynamicEnergy);
 }
 
 double CostModel::vectorNs(int64_t inputs, int64_t len) const {

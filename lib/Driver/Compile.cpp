@@ -153,8 +153,16 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
   Array pathNodes;
   for (auto &[node, ns] : byTime)
     pathNodes.push_back(Object{{"node", node}, {"ns", ns}});
+  const sim::Energy &e = timing.energy;
   return Object{{"latency_ns", timing.latencyNs},
                 {"slowest_core", slowest},
+                {"energy_pj", e.dynamicPj() + e.staticMw * timing.latencyNs},
+                {"energy", Object{{"crossbar_pj", e.crossbarPj},
+                                  {"crossbar_reads", e.crossbarReads},
+                                  {"vector_pj", e.vectorPj},
+                                  {"memory_pj", e.memoryPj},
+                                  {"noc_pj", e.nocPj},
+                                  {"static_mw", e.staticMw}}},
                 {"critical_path", Object{{"transfer_ns", pathTransferNs},
                                          {"cores", int64_t(pathCores.size())},
                                          {"nodes", std::move(pathNodes)}}},
@@ -458,6 +466,9 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     int64_t expectedCount =
         1 + static_cast<int64_t>(std::floor((simTimeMs * 1e6 - timing->latencyNs) / roundNs));
     timingReport["round_ns"] = roundNs;
+    // pimsim-nn divides the energy of sim_time by the rounds it counts.
+    timingReport["energy_per_sample_pj"] =
+        timing->energy.dynamicPj() + timing->energy.staticMw * simTimeMs * 1e6 / expectedCount;
     timingReport["throughput_samples_per_s"] = 1e9 / roundNs;
     timingReport["sim_time_ms"] = simTimeMs;
     timingReport["expected_output_count"] = expectedCount;

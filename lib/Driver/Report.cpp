@@ -99,6 +99,26 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
         os << llvm::formatv("  plan: {0} (the other plan's round: {1:f3} ms)\n", *plan,
                             t->getNumber("other_plan_round_ns").value_or(0) / 1e6);
     }
+    // Energy, by where it goes: the crossbars' part is set by the mvmuls
+    // the model needs, the static part by how long the chip runs.
+    if (const Object *e = t->getObject("energy")) {
+      double staticMw = e->getNumber("static_mw").value_or(0);
+      double latencyNs = t->getNumber("latency_ns").value_or(0);
+      auto mj = [&](llvm::StringRef key) { return e->getNumber(key).value_or(0) / 1e9; };
+      os << llvm::formatv("energy           {0:f3} mJ per inference: crossbars {1:f3} mJ ({2} "
+                          "crossbar reads), static {3:f3} mJ ({4:f0} mW for {5:f3} ms), NoC "
+                          "{6:f3} mJ",
+                          t->getNumber("energy_pj").value_or(0) / 1e9, mj("crossbar_pj"),
+                          e->getInteger("crossbar_reads").value_or(0),
+                          staticMw * latencyNs / 1e9, staticMw, latencyNs / 1e6,
+                          mj("noc_pj"));
+      for (auto [key, name] : {std::pair{"memory_pj", "memories"}, {"vector_pj", "vector"}})
+        if (mj(key) > 0)
+          os << llvm::formatv(", {0} {1:f3} mJ", name, mj(key));
+      os << "\n";
+      if (auto perSample = t->getNumber("energy_per_sample_pj"))
+        os << llvm::formatv("  {0:f3} mJ per sample when the programs loop\n", *perSample / 1e9);
+    }
     os << llvm::formatv("  busy cores' time: compute {0:f0}%, transfers {1:f0}%, waiting for a "
                         "peer {2:f0}%, for memory or NoC {3:f0}%, for events {4:f0}%\n",
                         share("compute_ns"), share("transfer_ns"), share("rendezvous_ns"),
@@ -176,6 +196,8 @@ int pimc::compareReports(const Object &before, const Object &after,
       {"schedule", "critical_path_ns", true},
       {"timing", "latency_ns", true},
       {"timing", "round_ns", true},
+      {"timing", "energy_pj", true},
+      {"timing", "energy_per_sample_pj", true},
       {"instructions", "mvm", true},
       {"instructions", "vector", true},
       {"instructions", "send", true},

@@ -30,6 +30,32 @@ namespace {
 
 enum class Blocked { No, Send, Recv, Wait };
 
+/// The vector operands an instruction reads: 2, 1, or 0 when it is not a
+/// vector instruction.
+int64_t vectorInputs(Opcode code) {
+  switch (code) {
+  case Opcode::Vvadd:
+  case Opcode::Vvsub:
+  case Opcode::Vvmul:
+  case Opcode::Vvdmul:
+  case Opcode::Vvmax:
+  case Opcode::Vvsll:
+  case Opcode::Vvsra:
+    return 2;
+  case Opcode::Vavg:
+  case Opcode::Vrelu:
+  case Opcode::Vtanh:
+  case Opcode::Vsigm:
+  case Opcode::Vsoftmax:
+  case Opcode::Vmv:
+  case Opcode::Vrsu:
+  case Opcode::Vrsl:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 struct Core {
   const CoreProgram *program = nullptr;
   size_t pc = 0;
@@ -115,6 +141,10 @@ public:
       nodes[n].cores = nodeCores[n].size();
     timing.nodes = std::move(nodes);
     timing.criticalPath = criticalPath();
+    timing.energy = energy;
+    timing.energy.staticMw =
+        double(cores.size()) * (arch.coreStaticPower + arch.localMemory.staticPower) +
+        arch.globalMemory.staticPower;
     return timing;
   }
 
@@ -199,29 +229,44 @@ private:
       return arch.corePeriod;
     case Opcode::Mvmul:
       return cost.mvmNs(c.program->groups[op.a].crossbars) + issueNs();
-    case Opcode::Vvadd:
-    case Opcode::Vvsub:
-    case Opcode::Vvmul:
-    case Opcode::Vvdmul:
-    case Opcode::Vvmax:
-    case Opcode::Vvsll:
-    case Opcode::Vvsra:
-      return cost.vectorNs(2, op.a) + issueNs();
-    case Opcode::Vavg:
-    case Opcode::Vrelu:
-    case Opcode::Vtanh:
-    case Opcode::Vsigm:
-    case Opcode::Vsoftmax:
-    case Opcode::Vmv:
-    case Opcode::Vrsu:
-    case Opcode::Vrsl:
-      return cost.vectorNs(1, op.a) + issueNs();
     case Opcode::Lldi:
       return cost.localWriteNs(op.b) + issueNs();
     case Opcode::Lmv:
       return cost.localReadNs(op.a) + cost.localWriteNs(op.a) + issueNs();
     default:
+      if (int64_t inputs = vectorInputs(op.code))
+        return cost.vectorNs(inputs, op.a) + issueNs();
       return -1;
+    }
+  }
+
+  /// Adds the dynamic energy of an instruction that involves no other core,
+  /// in its core's first round.
+  void addLocalEnergy(const Core &c, const Op &op) {
+    if (!c.roundEnds.empty())
+      return;
+    switch (op.code) {
+    case Opcode::Mvmul: {
+      int64_t crossbars = c.program->groups[op.a].crossbars;
+      energy.crossbarPj += cost.mvmEnergyPj(crossbars);
+      energy.crossbarReads += crossbars;
+      energy.memoryPj += cost.localReadPj(cost.mvmReadBytes()) +
+                         cost.localWritePj(cost.mvmWriteBytes(crossbars));
+      return;
+    }
+    case Opcode::Lldi:
+      energy.memoryPj += cost.localWritePj(op.b);
+      return;
+    case Opcode::Lmv:
+      energy.memoryPj += cost.localReadPj(op.a) + cost.localWritePj(op.a);
+      return;
+    default:
+      if (int64_t inputs = vectorInputs(op.code)) {
+        energy.vectorPj += cost.vectorEnergyPj(op.a);
+        energy.memoryPj += inputs * cost.localReadPj(op.a * arch.inputBytes()) +
+                           cost.localWritePj(op.a * arch.outputBytes());
+      }
+      return;
     }
   }
 
@@ -264,6 +309,7 @@ private:
         isa::OpClass kind = isa::opcodeClass(op.code);
         charge(c, c.t, c.t + ns, ns,
                kind == isa::OpClass::Matrix || kind == isa::OpClass::Vector);
+        addLocalEnergy(c, op);
         c.t += ns;
         c.timing.computeNs += ns;
         ++c.timing.instructions;
@@ -321,6 +367,8 @@ private:
   /// Sends a message through `core`'s switch no earlier than `at`; returns
   /// when it has arrived.
   double message(Core &c, int64_t from, int64_t to, int64_t bytes, double at) {
+    if (c.roundEnds.empty())
+      energy.nocPj += cost.nocEnergyPj(from, to, bytes);
     double depart = std::max(at, c.switchFree);
     c.timing.memoryWaitNs += depart - at;
     c.switchFree = depart + noc(from, to, bytes);
@@ -333,6 +381,8 @@ private:
     double start = std::max(arrive, globalFree);
     c.timing.memoryWaitNs += start - arrive;
     globalFree = start + cost.globalReadNs(bytes);
+    if (c.roundEnds.empty())
+      energy.memoryPj += cost.globalReadPj(bytes) + cost.localWritePj(bytes);
     c.t = globalFree + cost.localWriteNs(bytes) + transferIssueNs();
     c.timing.transferNs += c.t - issued - (start - arrive);
   }
@@ -343,6 +393,8 @@ private:
     double start = std::max(arrive, globalFree);
     c.timing.memoryWaitNs += start - arrive;
     globalFree = start + cost.globalWriteNs(bytes);
+    if (c.roundEnds.empty())
+      energy.memoryPj += cost.localReadPj(bytes) + cost.globalWritePj(bytes);
     // Its empty response costs nothing, as the data response of ld.
     c.t = globalFree + transferIssueNs();
     c.timing.transferNs += c.t - issued - (start - arrive);
@@ -408,6 +460,10 @@ private:
     double read = answer + cost.localReadNs(bytes);
     double arrive = message(sender, senderId, receiverId, bytes, read);
     double senderDone = read + transferIssueNs();
+    if (sender.roundEnds.empty())
+      energy.memoryPj += cost.localReadPj(bytes);
+    if (receiver.roundEnds.empty())
+      energy.memoryPj += cost.localWritePj(bytes);
     double receiverDone = arrive + cost.localWriteNs(bytes) + transferIssueNs();
     auto account = [&](Core &core, int64_t peer, double done, double own) {
       double total = done - core.since;
@@ -440,6 +496,7 @@ private:
   CostModel cost;
   int64_t gm;
   double globalFree = 0;
+  Energy energy;
   std::vector<Core> cores;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
   const std::vector<NodeMarks> *marks;

@@ -883,3 +883,24 @@ TEST_F(TimingTest, GlobalMemoryServesOneRequestAtATime) {
   expectFinish({with(start(), {ld(5, 6, 1024)}), with(start(), {ld(5, 6, 1024)})},
                {3067, 1787});
 }
+
+// The energy pimsim-nn reported (20716608 pJ in 374652 ns) for a core of
+// 200 mvmuls on 4 crossbars that then sends 256 bytes to a core that adds.
+TEST_F(TimingTest, EnergyAddsCrossbarsFlitsAndStaticPower) {
+  Program mvms = with(start(), Program(200, Instruction::mvmul(1, 2, 8, 0)));
+  mvms.push_back(Instruction::send(4, 1, 256));
+  Program adder = with(with(start(), {Instruction::recv(5, 0, 256)}), adds(10));
+  Manifest m = makeManifest(2);
+  m.cores[0].groups = {{4, 8, 8, 0}};
+  writeFloats(kWeightsFile, std::vector<float>(8 * 8, 1.0f));
+  writeAll(m, {mvms, adder});
+  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
+  llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch);
+  ASSERT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
+  const sim::Energy &e = timing->energy;
+  EXPECT_EQ(e.crossbarReads, 800);
+  // Two local memories and the global one, 1 mW each by default.
+  EXPECT_EQ(e.staticMw, 3);
+  EXPECT_NEAR(e.dynamicPj() + e.staticMw * timing->latencyNs, 20716608, 0.001 * 20716608);
+}

@@ -24,12 +24,20 @@ public:
   /// One mvmul on a group of `crossbars` crossbars: the local read of the
   /// input (inflated x8 as the simulator does), the compute and the write.
   double mvmNs(int64_t crossbars) const;
+  /// The crossbar energy of one mvmul (its memory accesses not included).
   double mvmEnergyPj(int64_t crossbars) const;
+  /// The bytes one mvmul reads and writes in local memory.
+  int64_t mvmReadBytes() const;
+  int64_t mvmWriteBytes(int64_t crossbars) const;
 
   double localReadNs(int64_t bytes) const;
   double localWriteNs(int64_t bytes) const;
   double globalReadNs(int64_t bytes) const;
   double globalWriteNs(int64_t bytes) const;
+  double localReadPj(int64_t bytes) const;
+  double localWritePj(int64_t bytes) const;
+  double globalReadPj(int64_t bytes) const;
+  double globalWritePj(int64_t bytes) const;
 
   /// A vector instruction reading `inputs` operands of `len` elements.
   double vectorNs(int64_t inputs, int64_t len) const;

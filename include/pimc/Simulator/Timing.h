@@ -58,6 +58,20 @@ struct PathStep {
   double startNs = 0, endNs = 0;
 };
 
+/// The chip's energy in the first round (one inference), as pimsim-nn adds
+/// it up, in pJ. The static part depends on how long the chip runs, so it is
+/// a power here. Per-instruction fetch, decode and register-file energies
+/// are not modelled (the reference chips set none).
+struct Energy {
+  double crossbarPj = 0; // mvmul: DACs, crossbar reads and ADCs
+  int64_t crossbarReads = 0; // crossbars read, summed over the mvmuls
+  double vectorPj = 0;
+  double memoryPj = 0; // local and global memory accesses
+  double nocPj = 0;    // the flits of every message
+  double staticMw = 0; // the cores' units and memories, and the global memory
+  double dynamicPj() const { return crossbarPj + vectorPj + memoryPj + nocPj; }
+};
+
 struct Timing {
   double latencyNs = 0; // when the last core finishes its first round: one inference
   /// The chain of work and transfers that ends when the last core does, in
@@ -69,6 +83,7 @@ struct Timing {
   double roundNs = 0;
   std::vector<CoreTiming> cores;
   std::vector<NodeTiming> nodes; // by node index, when marks are given
+  Energy energy;
 };
 
 /// Where each core's instructions of one model node begin: (first pc, node
