@@ -129,12 +129,14 @@ struct DenseTiling {
 };
 DenseTiling denseTiling(const Arch &arch, int64_t patch, int64_t og);
 
-/// How many bands of output rows each convolution and pooling of `module`
-/// is cut into (LoweringContext::bands and bandNs). Every band holds its own
-/// copy of the weights, so bands run on different cores at once: the free
-/// crossbars of the chip go to the copies that shorten one inference most
-/// (layers run one after another, so the sum over layers of a band's time is
-/// what is minimized).
+/// How many bands of output rows (or of parts of rows) each convolution and
+/// pooling of `module` is cut into (LoweringContext::bands and bandNs).
+/// Every band holds its own copy of the weights, so bands run on different
+/// cores at once: the free crossbars of the chip go to the copies that
+/// shorten one inference most (layers run one after another, so the sum
+/// over layers of a band's time is what is minimized). Copies are counted by
+/// their crossbars; when they do not pack onto the cores, scheduling says so
+/// and the driver plans for fewer.
 void planWindowBands(mlir::ModuleOp module, LoweringContext &lowering);
 
 /// Patterns of convolutions and pooling (channels-last forms).

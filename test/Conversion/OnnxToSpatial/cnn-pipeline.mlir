@@ -26,16 +26,20 @@
 // CHECK: spat.add
 // CHECK: spat.relu
 // The 2x2 max pool of stride 2 needs no padding. It has no weights, so for
-// one inference it is cut into a band per output row, each reading its two
-// rows of the conv's result.
+// one inference it is cut into a band per output pixel (half a row), each
+// reading its 2x2 window of the conv's result.
 // CHECK: %[[R:.*]] = spat.reshape %{{.*}} : tensor<16x4xf32> to tensor<1x4x4x4xf32>
-// CHECK: %[[R0:.*]] = tensor.extract_slice %[[R]][0, 0, 0, 0] [1, 2, 4, 4]
-// CHECK: %[[R1:.*]] = tensor.extract_slice %[[R]][0, 2, 0, 0] [1, 2, 4, 4]
-// CHECK: %[[M0:.*]] = spat.compute_batch lanes(2) shared(%[[R0]] : tensor<1x2x4x4xf32>) {
+// CHECK: %[[R0:.*]] = tensor.extract_slice %[[R]][0, 0, 0, 0] [1, 2, 2, 4]
+// CHECK: %[[R1:.*]] = tensor.extract_slice %[[R]][0, 0, 2, 0] [1, 2, 2, 4]
+// CHECK: %[[R2:.*]] = tensor.extract_slice %[[R]][0, 2, 0, 0] [1, 2, 2, 4]
+// CHECK: %[[R3:.*]] = tensor.extract_slice %[[R]][0, 2, 2, 0] [1, 2, 2, 4]
+// CHECK: spat.compute(%[[R0]] : tensor<1x2x2x4xf32>) {
 // CHECK-COUNT-3: spat.max
-// CHECK: %[[M1:.*]] = spat.compute_batch lanes(2) shared(%[[R1]] : tensor<1x2x4x4xf32>) {
+// CHECK: spat.compute(%[[R1]] : tensor<1x2x2x4xf32>) {
+// CHECK: spat.compute(%[[R2]] : tensor<1x2x2x4xf32>) {
+// CHECK: spat.compute(%[[R3]] : tensor<1x2x2x4xf32>) {
 // CHECK-COUNT-3: spat.max
-// CHECK: %[[M:.*]] = tensor.concat dim(0) %[[M0]], %[[M1]]
+// CHECK: %[[M:.*]] = tensor.concat dim(0) {{.*}} : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<4x4xf32>
 // CHECK: %[[MP:.*]] = spat.reshape %[[M]] : tensor<4x4xf32> to tensor<1x2x2x4xf32>
 // CHECK: %[[G:.*]] = spat.compute(%[[MP]], %{{.*}} : tensor<1x2x2x4xf32>, tensor<4xf32>) {
 // CHECK-COUNT-3: spat.add

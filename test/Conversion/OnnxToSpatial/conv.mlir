@@ -60,16 +60,23 @@ func.func @conv_3x3(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x3xf32> {
 // The weight matrix row of kernel position k and channel c is k * C + c:
 // W[o][c][0][k] = [[[1, 2]], [[3, 4]]] for o = 0 and [[[5, 6]], [[7, 8]]]
 // for o = 1 give rows (k0 c0) = [1, 5], (k0 c1) = [3, 7], (k1 c0) = [2, 6],
-// (k1 c1) = [4, 8]. Without padding the input is read as it is; a result
-// of one row is one band, whose 2 lanes are the 2 output pixels. The window
-// (2 pixels x 2 channels) is contiguous.
+// (k1 c1) = [4, 8]. Without padding the input is read as it is. The chip
+// has crossbars for more copies than the result has rows, so its one row is
+// cut into two bands of one pixel, each reading the input columns of its
+// window (2 pixels x 2 channels, contiguous); their results are the row in
+// order.
 // CHECK: spat.global constant @[[W:.*]] : tensor<4x2xf32> = dense<{{\[\[}}1.000000e+00, 5.000000e+00], [3.000000e+00, 7.000000e+00], [2.000000e+00, 6.000000e+00], [4.000000e+00, 8.000000e+00]]>
 // CHECK-LABEL: func @weight_rows
 // CHECK-NOT: spat.pad
-// CHECK: %[[Y:.*]] = spat.compute_batch lanes(2) shared(%arg0 : tensor<1x1x3x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [4, 2]>] {
-// CHECK: %[[X:.*]] = spat.lane_slice %{{.*}}[0 + lanes [1, 2] * [6, 2]] : tensor<1x1x3x2xf32> -> tensor<4xf32>
+// CHECK: %[[L:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 1, 2, 2] [1, 1, 1, 1] : tensor<1x1x3x2xf32> to tensor<1x1x2x2xf32>
+// CHECK: %[[R:.*]] = tensor.extract_slice %arg0[0, 0, 1, 0] [1, 1, 2, 2] [1, 1, 1, 1] : tensor<1x1x3x2xf32> to tensor<1x1x2x2xf32>
+// CHECK: %[[Y0:.*]] = spat.compute(%[[L]] : tensor<1x1x2x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [4, 2]>] {
+// CHECK: %[[X:.*]] = spat.lane_slice %{{.*}}[0 + lanes [1, 1] * [4, 2]] : tensor<1x1x2x2xf32> -> tensor<4xf32>
 // CHECK: spat.mvm %[[X]] tile 0 : tensor<4xf32> -> tensor<2xf32>
-// CHECK: } -> tensor<2x2xf32>
+// CHECK: %[[A:.*]] = spat.reshape %[[Y0]] : tensor<2xf32> to tensor<1x2xf32>
+// CHECK: %[[Y1:.*]] = spat.compute(%[[R]] : tensor<1x1x2x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [4, 2]>] {
+// CHECK: %[[B:.*]] = spat.reshape %[[Y1]] : tensor<2xf32> to tensor<1x2xf32>
+// CHECK: %[[Y:.*]] = tensor.concat dim(0) %[[A]], %[[B]] : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
 // CHECK: spat.reshape %[[Y]] : tensor<2x2xf32> to tensor<1x1x2x2xf32>
 func.func @weight_rows(%x: tensor<1x1x3x2xf32>) -> tensor<1x1x2x2xf32> {
   %w = onnx.Constant dense<[[[[1.0, 2.0]], [[3.0, 4.0]]], [[[5.0, 6.0]], [[7.0, 8.0]]]]> : tensor<2x2x1x2xf32> : tensor<2x2x1x2xf32>
@@ -81,11 +88,14 @@ func.func @weight_rows(%x: tensor<1x1x3x2xf32>) -> tensor<1x1x2x2xf32> {
 
 // Dilation 2 separates the kernel positions (offsets 0 and 2 pixels = 4
 // elements): the window is two slices, concatenated for the crossbar.
-// Stride 2 makes the lanes 2 pixels (4 elements) apart.
+// Stride 2 makes the lanes 2 pixels (4 elements) apart. The row is cut
+// into a band of output pixel 0 (input pixels 0-2) and one of pixels 1-2
+// (input pixels 2-6, 10 elements a row).
 // CHECK-LABEL: func @dilated_strided
-// CHECK: spat.compute_batch lanes(3) shared(%arg0 : tensor<1x1x7x2xf32>) tiles [#spat.tile<@{{.*}}[0, 0], [4, 3]>]
-// CHECK: %[[A:.*]] = spat.lane_slice %{{.*}}[0 + lanes [1, 3] * [14, 4]] : tensor<1x1x7x2xf32> -> tensor<2xf32>
-// CHECK: %[[B:.*]] = spat.lane_slice %{{.*}}[4 + lanes [1, 3] * [14, 4]] : tensor<1x1x7x2xf32> -> tensor<2xf32>
+// CHECK: %[[R:.*]] = tensor.extract_slice %arg0[0, 0, 2, 0] [1, 1, 5, 2] [1, 1, 1, 1] : tensor<1x1x7x2xf32> to tensor<1x1x5x2xf32>
+// CHECK: spat.compute_batch lanes(2) shared(%[[R]] : tensor<1x1x5x2xf32>) tiles [#spat.tile<@{{.*}}[0, 0], [4, 3]>]
+// CHECK: %[[A:.*]] = spat.lane_slice %{{.*}}[0 + lanes [1, 2] * [10, 4]] : tensor<1x1x5x2xf32> -> tensor<2xf32>
+// CHECK: %[[B:.*]] = spat.lane_slice %{{.*}}[4 + lanes [1, 2] * [10, 4]] : tensor<1x1x5x2xf32> -> tensor<2xf32>
 // CHECK: %[[X:.*]] = tensor.concat dim(0) %[[A]], %[[B]] : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
 // CHECK: spat.mvm %[[X]] tile 0 : tensor<4xf32> -> tensor<3xf32>
 // CHECK: spat.reshape %{{.*}} : tensor<3x3xf32> to tensor<1x1x3x3xf32>
@@ -104,13 +114,20 @@ func.func @dilated_strided(%x: tensor<1x1x7x2xf32>) -> tensor<1x1x3x3xf32> {
 // CHECK-DAG: spat.global constant @[[G0:conv_g0_weights]] : tensor<2x2xf32>
 // CHECK-LABEL: func @grouped
 // CHECK: %[[BIAS:.*]] = spat.get_global @conv_bias : tensor<4xf32>
+// The row is cut into bands of pixel 0 and pixels 1-2.
 // CHECK: %[[B0:.*]] = tensor.extract_slice %[[BIAS]][0] [2] [1] : tensor<4xf32> to tensor<2xf32>
-// CHECK: %[[Y0:.*]] = spat.compute_batch lanes(3) {{.*}} tiles [#spat.tile<@[[G0]][0, 0], [2, 2]>]
-// CHECK: spat.lane_slice %{{.*}}[0 + lanes [1, 3] * [12, 4]] : tensor<1x1x3x4xf32> -> tensor<2xf32>
+// CHECK: %[[Y00:.*]] = spat.compute({{.*}}) tiles [#spat.tile<@[[G0]][0, 0], [2, 2]>]
+// CHECK: spat.lane_slice %{{.*}}[0 + lanes [1, 1] * [4, 4]] : tensor<1x1x1x4xf32> -> tensor<2xf32>
+// CHECK: %[[Y01:.*]] = spat.compute_batch lanes(2) {{.*}} tiles [#spat.tile<@[[G0]][0, 0], [2, 2]>]
+// CHECK: spat.lane_slice %{{.*}}[0 + lanes [1, 2] * [8, 4]] : tensor<1x1x2x4xf32> -> tensor<2xf32>
 // CHECK: %[[B1:.*]] = tensor.extract_slice %[[BIAS]][2] [2] [1] : tensor<4xf32> to tensor<2xf32>
-// CHECK: %[[Y1:.*]] = spat.compute_batch lanes(3) {{.*}} tiles [#spat.tile<@[[G1]][0, 0], [2, 2]>]
-// CHECK: spat.lane_slice %{{.*}}[2 + lanes [1, 3] * [12, 4]] : tensor<1x1x3x4xf32> -> tensor<2xf32>
-// CHECK: %[[Y:.*]] = tensor.concat dim(1) %[[Y0]], %[[Y1]] : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x4xf32>
+// CHECK: %[[Y10:.*]] = spat.compute({{.*}}) tiles [#spat.tile<@[[G1]][0, 0], [2, 2]>]
+// CHECK: spat.lane_slice %{{.*}}[2 + lanes [1, 1] * [4, 4]] : tensor<1x1x1x4xf32> -> tensor<2xf32>
+// CHECK: %[[Y11:.*]] = spat.compute_batch lanes(2) {{.*}} tiles [#spat.tile<@[[G1]][0, 0], [2, 2]>]
+// CHECK: spat.lane_slice %{{.*}}[2 + lanes [1, 2] * [8, 4]] : tensor<1x1x2x4xf32> -> tensor<2xf32>
+// CHECK: tensor.concat dim(1) {{.*}} : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x4xf32>
+// CHECK: tensor.concat dim(1) {{.*}} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x4xf32>
+// CHECK: %[[Y:.*]] = tensor.concat dim(0) {{.*}} -> tensor<3x4xf32>
 // CHECK: spat.reshape %[[Y]] : tensor<3x4xf32> to tensor<1x1x3x4xf32>
 func.func @grouped(%x: tensor<1x1x3x4xf32>) -> tensor<1x1x3x4xf32> {
   %w = onnx.Constant dense<1.0> : tensor<4x2x1x1xf32> : tensor<4x2x1x1xf32>
@@ -155,13 +172,17 @@ func.func @row_tiles(%x: tensor<1x1x3x8xf32>) -> tensor<1x1x1x3xf32> {
 
 // 80 output channels exceed the 64 columns of a core's 4 crossbars: two
 // column blocks of about half the width, rounded up to whole crossbars: 48
-// (3 crossbars) and 32 (2), concatenated along channels.
+// (3 crossbars) and 32 (2), concatenated along channels, for each of the
+// two bands of one pixel.
 // CHECK-LABEL: func @column_blocks
-// CHECK: %[[A:.*]] = spat.compute_batch lanes(2) {{.*}} tiles [#spat.tile<@[[W:.*]][0, 0], [4, 48]>]
+// CHECK: %[[A:.*]] = spat.compute({{.*}}) tiles [#spat.tile<@[[W:.*]][0, 0], [4, 48]>]
 // CHECK: spat.mvm %{{.*}} tile 0 : tensor<4xf32> -> tensor<48xf32>
-// CHECK: %[[B:.*]] = spat.compute_batch lanes(2) {{.*}} tiles [#spat.tile<@[[W]][0, 48], [4, 32]>]
+// CHECK: %[[RA:.*]] = spat.reshape %[[A]]
+// CHECK: %[[B:.*]] = spat.compute({{.*}}) tiles [#spat.tile<@[[W]][0, 48], [4, 32]>]
 // CHECK: spat.mvm %{{.*}} tile 0 : tensor<4xf32> -> tensor<32xf32>
-// CHECK: tensor.concat dim(1) %[[A]], %[[B]] : (tensor<2x48xf32>, tensor<2x32xf32>) -> tensor<2x80xf32>
+// CHECK: %[[RB:.*]] = spat.reshape %[[B]]
+// CHECK: tensor.concat dim(1) %[[RA]], %[[RB]] : (tensor<1x48xf32>, tensor<1x32xf32>) -> tensor<1x80xf32>
+// CHECK: tensor.concat dim(0) {{.*}} : (tensor<1x80xf32>, tensor<1x80xf32>) -> tensor<2x80xf32>
 func.func @column_blocks(%x: tensor<1x1x2x4xf32>) -> tensor<1x1x2x80xf32> {
   %w = onnx.Constant dense<1.0> : tensor<80x4x1x1xf32> : tensor<80x4x1x1xf32>
   %y = onnx.Conv %x, %w {channels_last, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x2x4xf32>, tensor<80x4x1x1xf32>) -> tensor<1x1x2x80xf32>
