@@ -7,7 +7,8 @@
 // that becomes free takes a transfer whose peer is free and waiting for it,
 // else the most urgent local work that is ready (for one inference, halfway
 // between the schedule's time and the latest start that keeps the critical
-// path; for looping programs, the schedule's time), unless a more urgent
+// path; for looping programs, the schedule's time; the assembly of a
+// compute's inputs only for its next few computes), unless a more urgent
 // send's receiver is about to be free, else it waits. The two ends of a
 // channel run at one simulated time; each core's program is its operations
 // in the order of their simulated start.
@@ -78,6 +79,11 @@ double nodeNs(const Node &node, int64_t coreId, int64_t peerId, const CostModel 
   return 0;
 }
 
+/// The computes of a core whose inputs may be assembled ahead of time. Of 1
+/// to 8 on the benchmark models, 3 and 4 were best (3 on resnet18): fewer
+/// leave the core idle, more let the assemblies run ahead.
+constexpr size_t kPreparedComputes = 3;
+
 /// The simulation that orders the nodes: their start order.
 class OrderSimulation {
 public:
@@ -87,9 +93,12 @@ public:
   /// The nodes in the order of their simulated start, or nothing if some
   /// never start.
   std::optional<std::vector<unsigned>> run() {
-    for (unsigned n = 0; n < nodes.size(); ++n)
+    for (unsigned n = 0; n < nodes.size(); ++n) {
+      if (isCompute(nodes[n]))
+        cores[nodes[n].cores[0]].computeKeys.insert(nodes[n].key);
       if (!nodes[n].pending)
         makeReady(n);
+    }
     for (size_t c = 0; c < cores.size(); ++c)
       tryStart(c, 0);
     while (!events.empty()) {
@@ -115,6 +124,7 @@ private:
   struct CoreState {
     bool busy = false;
     double freeAt = 0; // when the node it runs ends
+    std::multiset<double> computeKeys; // of its computes not started yet
     std::set<std::pair<double, unsigned>> local, channels; // ready, by key
   };
 
@@ -130,6 +140,10 @@ private:
       cores[c].busy = true;
       cores[c].freeAt = t + node.ns;
       (node.ops.size() == 2 ? cores[c].channels : cores[c].local).erase({node.key, n});
+    }
+    if (isCompute(node)) {
+      CoreState &core = cores[node.cores[0]];
+      core.computeKeys.erase(core.computeKeys.find(node.key));
     }
     order.push_back(n);
     events.insert({t + node.ns, sequence++, n});
@@ -150,11 +164,22 @@ private:
         return;
       }
     }
-    if (core.local.empty())
+    // Else local work. The work that assembles a compute's inputs (fills,
+    // copies into place, loads) waits until that compute is one of the next
+    // few: its buffer lives from then on, and a core that ran ahead filled
+    // its memory with the inputs of computes far ahead.
+    double prepareUpTo = core.computeKeys.size() < kPreparedComputes
+                             ? std::numeric_limits<double>::infinity()
+                             : *std::next(core.computeKeys.begin(), kPreparedComputes - 1);
+    auto pick = llvm::find_if(core.local, [&](const std::pair<double, unsigned> &entry) {
+      const Node &node = nodes[entry.second];
+      return isCompute(node) || isa<StoreOp>(node.ops.front()) || entry.first <= prepareUpTo;
+    });
+    if (pick == core.local.end())
       return;
-    // Else local work, unless a more urgent send's receiver is free within
-    // a quarter of that work's time: the receiver would wait for all of it.
-    auto [localKey, local] = *core.local.begin();
+    // Unless a more urgent send's receiver is free within a quarter of that
+    // work's time: the receiver would wait for all of it.
+    auto [localKey, local] = *pick;
     for (auto [key, n] : core.channels) {
       if (key >= localKey)
         break;
@@ -166,6 +191,10 @@ private:
         return;
     }
     start(local, t);
+  }
+
+  static bool isCompute(const Node &node) {
+    return isa<ComputeOpInterface>(node.ops.front());
   }
 
   std::vector<Node> &nodes;
@@ -360,7 +389,8 @@ struct SpatOrderCommunicationPass
       for (unsigned n = 0; n < nodes.size(); ++n)
         nodes[n].key = (nodes[n].key + criticalPath - tail[n]) / 2;
     }
-    std::optional<std::vector<unsigned>> order = OrderSimulation(nodes, cores.size()).run();
+    std::optional<std::vector<unsigned>> order =
+        OrderSimulation(nodes, cores.size()).run();
     if (!order) {
       module.emitError("the core programs cannot all be ordered");
       return signalPassFailure();
