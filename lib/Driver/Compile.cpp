@@ -83,13 +83,13 @@ IrCounts countIr(ModuleOp module) {
 
 /// Computes, lanes and tiles of the dataflow graph after merging.
 Object graphStats(ModuleOp module, const Arch &arch) {
-  int64_t computes = 0, batches = 0, lanes = 0, tiles = 0, crossbars = 0;
+  int64_t computes = 0, batches = 0, lanes = 0, tiles = 0;
+  int64_t crossbars = spat::crossbarsIn(module, arch);
   Array batchList;
   module.walk([&](spat::ComputeOpInterface compute) {
     ++computes;
     lanes += compute.getLaneCount();
     tiles += compute.getTiles().size();
-    crossbars += spat::crossbarsOf(compute, arch);
     if (compute.getLaneCount() > 1) {
       ++batches;
       batchList.push_back(Object{{"node", nodeName(compute.getLoc())},

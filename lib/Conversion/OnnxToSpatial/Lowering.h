@@ -55,6 +55,8 @@ struct LoweringContext {
   bool oneInference = true;
   /// The share of the chip's crossbars weights and their copies may take.
   double copyBudget = 0.9;
+  /// The next value of kCopyAttr.
+  int64_t nextCopy = 0;
 
   /// How long the computes of work without weights are. In a pipeline, as
   /// long as the slowest band, so that they do not stand out either. For one

@@ -786,10 +786,7 @@ struct ConvertOnnxToSpatialPass
     for (GlobalOp global : llvm::make_early_inc_range(module.getOps<GlobalOp>()))
       if (!used.contains(global.getSymNameAttr()))
         global.erase();
-    int64_t needed = 0;
-    module.walk([&](ComputeOpInterface compute) {
-      needed += crossbarsOf(compute, *arch);
-    });
+    int64_t needed = crossbarsIn(module, *arch);
     int64_t available = arch->coreCount * arch->matrix.xbarArrayCount;
     if (needed > available) {
       module.emitError() << "the model does not fit the chip: its weights need "

@@ -22,6 +22,7 @@
 #include "pimc/Support/Constants.h"
 
 #include <cmath>
+#include <map>
 #include <queue>
 
 #include <numeric>
@@ -137,6 +138,8 @@ Value paddedInput(OpBuilder &b, Location loc, Value x, const Window &w, float va
 struct Band {
   int64_t first, end;             // output rows of spatial dim 0
   int64_t firstCol = 0;           // its first output position of spatial dim 1
+  int64_t copy = 0;               // the copy of the weights it uses
+  bool sharesCopy = false;        // with the bands of its neighbour rows
   Value input;                    // the padded input it reads, [1, rows, ..., C]
   Window view;                    // the window over `input`
   SmallVector<int64_t> laneDims;  // output positions, row-major
@@ -150,9 +153,13 @@ struct Band {
 /// At least `planned` bands of output rows, and so many that a band's input
 /// and output (`outChannels` per pixel) take at most about a quarter of a
 /// core's local memory. More bands than rows cut the rows into parts, as
-/// evenly as they go (`planned` bands in all).
+/// evenly as they go (`planned` bands in all). With `rowByRow`, a band of
+/// several rows is cut into bands of one row that share its copy of the
+/// weights: they run one after another on one core, and the next layer
+/// starts on the first rows before the last are done.
 std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
-                          int64_t outChannels, const Arch &arch, int64_t planned) {
+                          int64_t outChannels, const Arch &arch, int64_t planned,
+                          bool rowByRow = false) {
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
@@ -168,34 +175,46 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
   bool split = w.rank() >= 2 && planned > w.out[0];
   std::vector<Band> bands;
   auto paddedShape = cast<RankedTensorType>(padded.getType()).getShape();
+  auto [rowFrom, rowTo] = w.inputRows(0, 1);
+  int64_t copy = 0;
   for (int64_t first = 0; first < w.out[0]; first += rowsPerBand) {
+    int64_t end = std::min(w.out[0], first + rowsPerBand);
     int64_t parts =
         split ? std::min(w.out[1], planned / w.out[0] + (first < planned % w.out[0])) : 1;
-    for (int64_t part = 0; part < parts; ++part) {
-      Band band;
-      band.first = first;
-      band.end = std::min(w.out[0], first + rowsPerBand);
-      SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
-      std::tie(offsets[1], sizes[1]) = w.inputRows(band.first, band.end);
-      sizes[1] -= offsets[1];
-      int64_t cols = w.rank() >= 2 ? w.out[1] : 1;
-      if (parts > 1) {
-        band.firstCol = part * w.out[1] / parts;
-        cols = (part + 1) * w.out[1] / parts - band.firstCol;
-        std::tie(offsets[2], sizes[2]) = w.inputSpan(1, band.firstCol, band.firstCol + cols);
-        sizes[2] -= offsets[2];
+    // Row by row only while the inputs of all its rows fit a core's memory:
+    // they may all arrive before its first row runs.
+    bool byRow = rowByRow &&
+                 (end - first) * (rowTo - rowFrom) * rowBytes <= arch.localMemory.memorySize;
+    int64_t rowsPerCompute = byRow ? 1 : end - first;
+    for (int64_t part = 0; part < parts; ++part, ++copy) {
+      for (int64_t row = first; row < end; row += rowsPerCompute) {
+        Band band;
+        band.first = row;
+        band.end = std::min(end, row + rowsPerCompute);
+        band.copy = copy;
+        band.sharesCopy = band.end - band.first < end - first;
+        SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
+        std::tie(offsets[1], sizes[1]) = w.inputRows(band.first, band.end);
+        sizes[1] -= offsets[1];
+        int64_t cols = w.rank() >= 2 ? w.out[1] : 1;
+        if (parts > 1) {
+          band.firstCol = part * w.out[1] / parts;
+          cols = (part + 1) * w.out[1] / parts - band.firstCol;
+          std::tie(offsets[2], sizes[2]) = w.inputSpan(1, band.firstCol, band.firstCol + cols);
+          sizes[2] -= offsets[2];
+        }
+        band.input = ArrayRef<int64_t>(sizes) == paddedShape
+                         ? padded
+                         : slice(b, loc, padded, offsets, sizes, sizes);
+        band.view = w.over(ArrayRef<int64_t>(sizes).slice(1, w.rank()));
+        band.laneDims.push_back(band.end - band.first);
+        band.laneStrides.push_back(w.strides[0] * band.view.paddedStride[0]);
+        for (size_t d = 1; d < w.rank(); ++d) {
+          band.laneDims.push_back(d == 1 ? cols : w.out[d]);
+          band.laneStrides.push_back(w.strides[d] * band.view.paddedStride[d]);
+        }
+        bands.push_back(std::move(band));
       }
-      band.input = ArrayRef<int64_t>(sizes) == paddedShape
-                       ? padded
-                       : slice(b, loc, padded, offsets, sizes, sizes);
-      band.view = w.over(ArrayRef<int64_t>(sizes).slice(1, w.rank()));
-      band.laneDims.push_back(band.end - band.first);
-      band.laneStrides.push_back(w.strides[0] * band.view.paddedStride[0]);
-      for (size_t d = 1; d < w.rank(); ++d) {
-        band.laneDims.push_back(d == 1 ? cols : w.out[d]);
-        band.laneStrides.push_back(w.strides[d] * band.view.paddedStride[d]);
-      }
-      bands.push_back(std::move(band));
     }
   }
   return bands;
@@ -332,6 +351,8 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
   DenseTiling tiling = denseTiling(arch, patch, og);
   int64_t rowTiles = tiling.rowTiles, blocks = tiling.blocks, width = tiling.width;
   auto weightsRef = FlatSymbolRefAttr::get(weights.getSymNameAttr());
+  // The computes of one copy's tiles, by (copy, column block, first tile).
+  std::map<std::tuple<int64_t, int64_t, int64_t>, int64_t> copyIds;
 
   SmallVector<Value> bandResults;
   for (const Band &band : bands) {
@@ -378,6 +399,11 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
                 products.push_back(args[1]);
               return {sum(b, l, products)};
             });
+        if (band.sharesCopy) {
+          auto [it, isNew] = copyIds.try_emplace({band.copy, c, t0}, lowering.nextCopy);
+          lowering.nextCopy += isNew;
+          compute->setAttr(kCopyAttr, rewriter.getI64IntegerAttr(it->second));
+        }
         partials.push_back(bandRows(rewriter, loc, compute, lanes, cols));
       }
       // The partial sums of the row chunks, reduced with the bias.
@@ -426,7 +452,7 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
     std::string name = nameOf(op, "conv");
     Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, 0.0f);
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch,
-                                      lowering.bands.lookup(op));
+                                      lowering.bands.lookup(op), lowering.oneInference);
     Value biasValue =
         bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
 

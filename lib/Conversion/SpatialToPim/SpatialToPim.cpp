@@ -199,14 +199,18 @@ private:
   }
 
   LogicalResult lowerCompute(OpBuilder &b, spat::ComputeOpInterface compute) {
-    // The compute's tiles become the next array groups of the core.
+    // The compute's tiles become array groups of the core; a tile already
+    // there (a copy of the weights the computes share, kCopyAttr) is used
+    // again: the core issues one mvm at a time anyway.
     SmallVector<int64_t> groupOf;
     for (Attribute attr : compute.getTiles()) {
       auto tile = cast<spat::TileAttr>(attr);
-      groupOf.push_back(groups.size());
-      groups.push_back(pim::GroupAttr::get(core.getContext(), tile.getWeights(),
-                                           tile.getRow(), tile.getCol(),
-                                           tile.getRows(), tile.getCols()));
+      auto group = pim::GroupAttr::get(core.getContext(), tile.getWeights(), tile.getRow(),
+                                       tile.getCol(), tile.getRows(), tile.getCols());
+      auto [it, isNew] = groupIndex.try_emplace(group, groups.size());
+      if (isNew)
+        groups.push_back(group);
+      groupOf.push_back(it->second);
     }
     Location loc = compute.getLoc();
     Block &body = compute.getBodyBlock();
@@ -441,6 +445,7 @@ private:
   pim::CoreOp target;
   IRMapping map;
   SmallVector<Attribute> groups;
+  DenseMap<Attribute, int64_t> groupIndex;
 };
 
 struct ConvertSpatialToPimPass

@@ -2,6 +2,8 @@
 
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 using namespace mlir;
 using namespace pimc;
 using namespace pimc::spat;
@@ -15,6 +17,17 @@ int64_t pimc::spat::crossbarsOf(ComputeOpInterface compute, const Arch &arch) {
   int64_t total = 0;
   for (Attribute tile : compute.getTiles())
     total += crossbarsOf(cast<TileAttr>(tile), arch);
+  return total;
+}
+
+int64_t pimc::spat::crossbarsIn(Operation *root, const Arch &arch) {
+  int64_t total = 0;
+  llvm::DenseSet<int64_t> copies;
+  root->walk([&](ComputeOpInterface compute) {
+    auto copy = compute->getAttrOfType<IntegerAttr>(kCopyAttr);
+    if (!copy || copies.insert(copy.getInt()).second)
+      total += crossbarsOf(compute, arch);
+  });
   return total;
 }
 

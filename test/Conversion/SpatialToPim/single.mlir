@@ -31,6 +31,31 @@ spat.core 0 {
 
 // -----
 
+// Two computes of one copy of weights on a core share its array group.
+// CHECK: pim.core 0 groups [#pim.group<@w[0, 0], [16, 16]>] {
+// CHECK: pim.mvm %{{.*}} group 0 into
+// CHECK: pim.mvm %{{.*}} group 0 into
+spat.global constant @w : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
+spat.global input @input0 {index = 0 : i64} : tensor<32xf32>
+spat.core 0 {
+  %x0 = spat.load @input0[0] : tensor<16xf32>
+  %x1 = spat.load @input0[16] : tensor<16xf32>
+  %a = spat.compute(%x0 : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.copy = 0 : i64} {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32>
+  %b = spat.compute(%x1 : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.copy = 0 : i64} {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32>
+  spat.send %a to 1 channel 0 : tensor<16xf32>
+  spat.send %b to 1 channel 1 : tensor<16xf32>
+}
+
+// -----
+
 spat.global constant @w : tensor<16x80xf32> = dense<1.0> : tensor<16x80xf32>
 // expected-error @+1 {{core 0 needs 5 crossbars for its array groups; a core has 4}}
 spat.core 0 {

@@ -97,3 +97,33 @@ func.func @batch_chain(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
   } -> tensor<3x8xf32>
   return %b : tensor<3x8xf32>
 }
+
+// -----
+
+spat.global constant @w : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
+
+// A compute that uses a shared copy of weights (spat.copy) keeps it when
+// its consumer is merged into it; two computes of two copies are not
+// merged, as they run where their copies are.
+// CHECK-LABEL: func @copies
+// CHECK: %[[P:.*]] = spat.compute(%arg0 : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.copy = 7 : i64} {
+// CHECK: spat.relu
+// CHECK: spat.compute(%[[P]] : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.copy = 8 : i64} {
+func.func @copies(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %p = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.copy = 7 : i64} {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32>
+  %r = spat.compute(%p : tensor<16xf32>) {
+  ^bb0(%v: tensor<16xf32>):
+    %o = spat.relu %v : tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32>
+  %q = spat.compute(%r : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.copy = 8 : i64} {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32>
+  return %q : tensor<16xf32>
+}

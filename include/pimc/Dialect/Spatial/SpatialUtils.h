@@ -13,6 +13,9 @@ namespace pimc::spat {
 int64_t crossbarsOf(TileAttr tile, const Arch &arch);
 /// Crossbars all tiles of a compute need.
 int64_t crossbarsOf(ComputeOpInterface compute, const Arch &arch);
+/// Crossbars the computes in `root` need, a copy of weights they share
+/// (kCopyAttr) counted once.
+int64_t crossbarsIn(mlir::Operation *root, const Arch &arch);
 
 /// Builds a spat.compute (lanes == 1) or spat.compute_batch (lanes > 1) with
 /// the given per-lane result types; `body` receives the block arguments (lane
@@ -29,6 +32,10 @@ buildCompute(mlir::OpBuilder &builder, mlir::Location loc, int64_t lanes,
 /// The value of the `spat.*` f64 attribute `name` of `op`, or `fallback`.
 double getTimeAttr(mlir::Operation *op, llvm::StringRef name, double fallback = 0);
 
+/// On computes that use one copy of their weights, one after another: the
+/// same value places them on one core, where their tiles take the crossbars
+/// once.
+constexpr llvm::StringLiteral kCopyAttr = "spat.copy";
 /// Attribute names the schedule leaves on computes.
 constexpr llvm::StringLiteral kCoreAttr = "spat.core";
 constexpr llvm::StringLiteral kStartAttr = "spat.start";

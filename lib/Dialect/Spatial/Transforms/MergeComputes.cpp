@@ -96,6 +96,14 @@ struct MergeChain : public OpInterfaceRewritePattern<ComputeOpInterface> {
     if (crossbarsOf(producer, arch) + crossbarsOf(consumer, arch) >
         arch.matrix.xbarArrayCount)
       return failure();
+    // The merged compute runs where the copy of weights it uses is; no
+    // compute can use two.
+    Attribute copy = producer->getAttr(kCopyAttr);
+    if (Attribute consumerCopy = consumer->getAttr(kCopyAttr)) {
+      if (copy)
+        return failure();
+      copy = consumerCopy;
+    }
 
     // The consumer's inputs that come from the producer are computed inside
     // the merged body; the rest become inputs of the merged compute.
@@ -182,6 +190,8 @@ struct MergeChain : public OpInterfaceRewritePattern<ComputeOpInterface> {
             results.push_back(consumerMap.lookup(yielded));
           return results;
         });
+    if (copy)
+      merged->setAttr(kCopyAttr, copy);
     rewriter.replaceOp(consumer, merged->getResults());
     // The views between the two have no users now; erase them from the
     // consumer's side, then the producer.

@@ -8,7 +8,9 @@
 // minimizing EFT(t, p) + OCT(t), i.e. its earliest finish time. Transfers
 // between cores cost what the NoC table says for that pair of cores, so
 // placement is NoC-aware; a core only takes computes whose weight tiles fit
-// its free crossbars.
+// its free crossbars. Computes that share a copy of their weights
+// (kCopyAttr: the rows of one band) go where the first of them went, one
+// after another, and take its crossbars once.
 //
 // For programs that loop (throughput mode), each layer with weights, with
 // the work after it up to the next such layer, is a pipeline stage with
@@ -49,6 +51,7 @@ struct Task {
   ComputeOpInterface op;
   double cost = 0;        // ns on any core
   int64_t crossbars = 0;
+  int64_t copy = -1;       // kCopyAttr: shares its weights' copy with others
   int64_t globalBytes = 0; // read from global memory (model inputs, constants)
   int64_t inputBytes = 0, outputBytes = 0;
   unsigned unplacedConsumers = 0;
@@ -158,6 +161,8 @@ struct SpatPeftSchedulePass
         task.op = op;
         task.cost = computeNs(op, cost);
         task.crossbars = crossbarsOf(op, arch);
+        if (auto copy = op->getAttrOfType<IntegerAttr>(kCopyAttr))
+          task.copy = copy.getInt();
         tasks.push_back(task);
       });
       FragmentAnalysis fragments;
@@ -210,9 +215,18 @@ struct SpatPeftSchedulePass
       // Large computes cannot share a core: a placement must leave a core
       // for each one not placed yet.
       int64_t perCore = arch.matrix.xbarArrayCount;
+      // The core of each shared copy of weights, once its first compute is
+      // placed: the others go there and need no crossbars of their own.
+      DenseMap<int64_t, int64_t> copyCore;
+      auto needs = [&](const Task &task, int64_t core) -> int64_t {
+        auto it = copyCore.find(task.copy);
+        return it != copyCore.end() && it->second == core ? 0 : task.crossbars;
+      };
       std::multiset<int64_t, std::greater<>> largeUnplaced;
+      DenseSet<int64_t> copies;
       for (const Task &task : tasks)
-        if (isLarge(task, perCore, throughput))
+        if (isLarge(task, perCore, throughput) &&
+            (task.copy < 0 || copies.insert(task.copy).second))
           largeUnplaced.insert(task.crossbars);
       auto leavesRoomForLarge = [&](int64_t core, int64_t crossbars) {
         SmallVector<int64_t> free(freeCrossbars.begin(), freeCrossbars.end());
@@ -233,7 +247,9 @@ struct SpatPeftSchedulePass
         unsigned t = ready.top();
         ready.pop();
         Task &task = tasks[t];
-        if (isLarge(task, perCore, throughput))
+        auto pinned = copyCore.find(task.copy);
+        bool firstOfCopy = pinned == copyCore.end();
+        if (isLarge(task, perCore, throughput) && firstOfCopy)
           largeUnplaced.erase(largeUnplaced.find(task.crossbars));
         struct Candidate {
           int64_t core;
@@ -247,14 +263,17 @@ struct SpatPeftSchedulePass
           return stage < 0 || coreStage[p] == stage ||
                  (coreStage[p] < 0 && stageCores[stage] < stages.quota[stage]);
         };
+        auto fits = [&](int64_t p) {
+          return freeCrossbars[p] >= needs(task, p) &&
+                 resident[p] + task.inputBytes + task.outputBytes <= memoryLimit;
+        };
         bool anyInStage = false;
         for (int64_t p = 0; p < arch.coreCount && !anyInStage; ++p)
-          anyInStage = inStage(p) && freeCrossbars[p] >= task.crossbars &&
-                       resident[p] + task.inputBytes + task.outputBytes <= memoryLimit;
+          anyInStage = inStage(p) && fits(p);
+        // A compute of a placed copy runs on its core, if it fits there.
+        bool toCopy = !firstOfCopy && fits(pinned->second);
         for (int64_t p = 0; p < arch.coreCount; ++p) {
-          if (freeCrossbars[p] < task.crossbars ||
-              resident[p] + task.inputBytes + task.outputBytes > memoryLimit ||
-              (anyInStage && !inStage(p)))
+          if (!fits(p) || (anyInStage && !inStage(p)) || (toCopy && p != pinned->second))
             continue;
           double start = coreFree[p];
           for (const Edge &e : task.preds) {
@@ -279,7 +298,7 @@ struct SpatPeftSchedulePass
         if (!candidates.empty()) {
           const Candidate *chosen = &candidates.front();
           for (const Candidate &c : candidates)
-            if (leavesRoomForLarge(c.core, task.crossbars)) {
+            if (leavesRoomForLarge(c.core, needs(task, c.core))) {
               chosen = &c;
               break;
             }
@@ -317,7 +336,9 @@ struct SpatPeftSchedulePass
         task.core = best;
         task.start = bestStart;
         task.finish = bestFinish;
-        freeCrossbars[best] -= task.crossbars;
+        freeCrossbars[best] -= needs(task, best);
+        if (task.copy >= 0 && firstOfCopy)
+          copyCore[task.copy] = best;
         coreFree[best] = bestFinish;
         resident[best] += task.outputBytes;
         for (const Edge &e : task.preds)
