@@ -133,13 +133,19 @@ Value paddedInput(OpBuilder &b, Location loc, Value x, const Window &w, float va
                                b.getF32FloatAttr(value));
 }
 
+/// For one inference, a band's row of at least this many mvms runs as two
+/// halves on its copy of the weights. Of 0, 100 and 150, 150 alone made
+/// no benchmark model slower (resnet18 -11%, vgg16 -6%, googlenet -3%);
+/// every compute more costs compile time (resnet18 +1.9 s).
+constexpr int64_t kHalvedMvms = 150;
+
 /// A band of output rows, or of part of one row, and the lanes that compute
 /// it.
 struct Band {
   int64_t first, end;             // output rows of spatial dim 0
   int64_t firstCol = 0;           // its first output position of spatial dim 1
   int64_t copy = 0;               // the copy of the weights it uses
-  bool sharesCopy = false;        // with the bands of its neighbour rows
+  bool sharesCopy = false;        // with the other rows or half of its band
   Value input;                    // the padded input it reads, [1, rows, ..., C]
   Window view;                    // the window over `input`
   SmallVector<int64_t> laneDims;  // output positions, row-major
@@ -156,10 +162,12 @@ struct Band {
 /// evenly as they go (`planned` bands in all). With `rowByRow`, a band of
 /// several rows is cut into bands of one row that share its copy of the
 /// weights: they run one after another on one core, and the next layer
-/// starts on the first rows before the last are done.
+/// starts on the first rows before the last are done; and so are the rows
+/// of a band into halves when a row takes at least kHalvedMvms mvms
+/// (`mvmsPerPixel` each).
 std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
                           int64_t outChannels, const Arch &arch, int64_t planned,
-                          bool rowByRow = false) {
+                          bool rowByRow = false, int64_t mvmsPerPixel = 0) {
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
@@ -187,33 +195,40 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
                  (end - first) * (rowTo - rowFrom) * rowBytes <= arch.localMemory.memorySize;
     int64_t rowsPerCompute = byRow ? 1 : end - first;
     for (int64_t part = 0; part < parts; ++part, ++copy) {
+      // Its columns [p0, p1), in `halves` computes of its rows.
+      int64_t p0 = w.rank() >= 2 ? part * w.out[1] / parts : 0;
+      int64_t p1 = w.rank() >= 2 ? (part + 1) * w.out[1] / parts : 1;
+      int64_t halves =
+          rowByRow && p1 - p0 > 1 && (p1 - p0) * mvmsPerPixel >= kHalvedMvms ? 2 : 1;
       for (int64_t row = first; row < end; row += rowsPerCompute) {
-        Band band;
-        band.first = row;
-        band.end = std::min(end, row + rowsPerCompute);
-        band.copy = copy;
-        band.sharesCopy = band.end - band.first < end - first;
-        SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
-        std::tie(offsets[1], sizes[1]) = w.inputRows(band.first, band.end);
-        sizes[1] -= offsets[1];
-        int64_t cols = w.rank() >= 2 ? w.out[1] : 1;
-        if (parts > 1) {
-          band.firstCol = part * w.out[1] / parts;
-          cols = (part + 1) * w.out[1] / parts - band.firstCol;
-          std::tie(offsets[2], sizes[2]) = w.inputSpan(1, band.firstCol, band.firstCol + cols);
-          sizes[2] -= offsets[2];
+        for (int64_t half = 0; half < halves; ++half) {
+          Band band;
+          band.first = row;
+          band.end = std::min(end, row + rowsPerCompute);
+          band.copy = copy;
+          band.sharesCopy = band.end - band.first < end - first || halves > 1;
+          SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
+          std::tie(offsets[1], sizes[1]) = w.inputRows(band.first, band.end);
+          sizes[1] -= offsets[1];
+          int64_t cols = w.rank() >= 2 ? w.out[1] : 1;
+          if (parts > 1 || halves > 1) {
+            band.firstCol = p0 + half * (p1 - p0) / halves;
+            cols = p0 + (half + 1) * (p1 - p0) / halves - band.firstCol;
+            std::tie(offsets[2], sizes[2]) = w.inputSpan(1, band.firstCol, band.firstCol + cols);
+            sizes[2] -= offsets[2];
+          }
+          band.input = ArrayRef<int64_t>(sizes) == paddedShape
+                           ? padded
+                           : slice(b, loc, padded, offsets, sizes, sizes);
+          band.view = w.over(ArrayRef<int64_t>(sizes).slice(1, w.rank()));
+          band.laneDims.push_back(band.end - band.first);
+          band.laneStrides.push_back(w.strides[0] * band.view.paddedStride[0]);
+          for (size_t d = 1; d < w.rank(); ++d) {
+            band.laneDims.push_back(d == 1 ? cols : w.out[d]);
+            band.laneStrides.push_back(w.strides[d] * band.view.paddedStride[d]);
+          }
+          bands.push_back(std::move(band));
         }
-        band.input = ArrayRef<int64_t>(sizes) == paddedShape
-                         ? padded
-                         : slice(b, loc, padded, offsets, sizes, sizes);
-        band.view = w.over(ArrayRef<int64_t>(sizes).slice(1, w.rank()));
-        band.laneDims.push_back(band.end - band.first);
-        band.laneStrides.push_back(w.strides[0] * band.view.paddedStride[0]);
-        for (size_t d = 1; d < w.rank(); ++d) {
-          band.laneDims.push_back(d == 1 ? cols : w.out[d]);
-          band.laneStrides.push_back(w.strides[d] * band.view.paddedStride[d]);
-        }
-        bands.push_back(std::move(band));
       }
     }
   }
@@ -353,6 +368,7 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
   auto weightsRef = FlatSymbolRefAttr::get(weights.getSymNameAttr());
   // The computes of one copy's tiles, by (copy, column block, first tile).
   std::map<std::tuple<int64_t, int64_t, int64_t>, int64_t> copyIds;
+  std::map<std::pair<int64_t, int64_t>, int64_t> copyTiles; // by (copy, column block)
 
   SmallVector<Value> bandResults;
   for (const Band &band : bands) {
@@ -365,10 +381,14 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
       // At most the tiles of one core's crossbars.
       int64_t tilesPerCompute =
           std::min(rowTiles, std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars));
-      if (lowering.oneInference)
-        tilesPerCompute = tilesPerBandCompute(
+      // The bands of one copy cut its tiles alike (the first decides), so
+      // that each piece of the copy is one set of crossbars.
+      auto [tilesOfCopy, isNew] = copyTiles.try_emplace({band.copy, c}, tilesPerCompute);
+      if (lowering.oneInference && isNew)
+        tilesOfCopy->second = tilesPerBandCompute(
             arch, rowTiles, tilesPerCompute, crossbars, lanes, cols,
             cast<ShapedType>(band.input.getType()).getNumElements() * arch.inputBytes());
+      tilesPerCompute = tilesOfCopy->second;
       auto blockType = f32Tensor(context, {cols});
       Value biasSlice = bias ? slice(rewriter, loc, bias, {col}, {cols}, {cols}) : Value();
       SmallVector<Value> partials;
@@ -451,8 +471,13 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
     int64_t positions = w.kernelPositions();
     std::string name = nameOf(op, "conv");
     Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, 0.0f);
+    int64_t mvmsPerPixel = 0;
+    if (!(cg == 1 && og == 1)) {
+      DenseTiling tiling = denseTiling(lowering.arch, positions * cg, og);
+      mvmsPerPixel = group * tiling.rowTiles * tiling.blocks;
+    }
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch,
-                                      lowering.bands.lookup(op), lowering.oneInference);
+                                      lowering.bands.lookup(op), lowering.oneInference, mvmsPerPixel);
     Value biasValue =
         bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
 
