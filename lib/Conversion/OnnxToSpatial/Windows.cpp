@@ -647,7 +647,7 @@ struct LowerPool : public LoweringPattern<PoolOp> {
 };
 
 /// Global pooling of P pixels: groups of G pixels (G dividing P, at most 64)
-/// are reduced by the lanes of one compute, their results by another.
+/// are reduced by a compute each, their results by another.
 template <typename PoolOp>
 struct LowerGlobalPool : public LoweringPattern<PoolOp> {
   using LoweringPattern<PoolOp>::LoweringPattern;
@@ -685,14 +685,23 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
     Value input = adaptor.getX();
     int64_t count = pixels;
     if (group < pixels && group > 1) {
-      int64_t lanes = pixels / group;
-      ComputeOpInterface partial = buildCompute(
-          rewriter, loc, lanes, {}, {input}, {}, {f32Tensor(rewriter.getContext(), {channels})},
-          [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-            return {reduce(b, l, args[0], group, {lanes}, {group * channels})};
-          });
-      input = partial->getResult(0);
-      count = lanes;
+      // Each group on a core of its own if need be: one core reducing all
+      // of them would also receive all the pixels.
+      count = pixels / group;
+      Value rows = reshape(rewriter, loc, input, {pixels, channels});
+      SmallVector<Value> partials;
+      for (int64_t g = 0; g < count; ++g) {
+        Value pixelsOfGroup =
+            slice(rewriter, loc, rows, {g * group, 0}, {group, channels}, {group, channels});
+        ComputeOpInterface partial = buildCompute(
+            rewriter, loc, 1, {}, {pixelsOfGroup}, {},
+            {f32Tensor(rewriter.getContext(), {channels})},
+            [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+              return {reduce(b, l, args[0], group, {}, {})};
+            });
+        partials.push_back(reshape(rewriter, loc, partial->getResult(0), {1, channels}));
+      }
+      input = rewriter.create<tensor::ConcatOp>(loc, 0, partials).getResult();
     }
     SmallVector<Value> shared = {input};
     if (!isMax)

@@ -132,15 +132,22 @@ func.func @global_average_pool(%x: tensor<1x2x3x4xf32>) -> tensor<1x1x1x4xf32> {
 
 // -----
 
-// Global max pooling of 100 pixels: 2 lanes reduce 50 pixels each (the
-// largest divisor of 100 up to 64), 100 elements apart; a second compute
-// reduces their 2 results.
+// Global max pooling of 100 pixels: two computes reduce 50 pixels each (the
+// largest divisor of 100 up to 64), each reading its rows of the pixels, so
+// that they can run on two cores; a third reduces their 2 results.
 // CHECK-LABEL: func @global_max_pool
-// CHECK: %[[PART:.*]] = spat.compute_batch lanes(2) shared(%arg0 : tensor<1x10x10x2xf32>) {
-// CHECK: spat.lane_slice %{{.*}}[0 + lanes [2] * [100]] : tensor<1x10x10x2xf32> -> tensor<2xf32>
+// CHECK: %[[ROWS:.*]] = spat.reshape %arg0 : tensor<1x10x10x2xf32> to tensor<100x2xf32>
+// CHECK: %[[P0:.*]] = tensor.extract_slice %[[ROWS]][0, 0] [50, 2] [1, 1]
+// CHECK: %[[A0:.*]] = spat.compute(%[[P0]] : tensor<50x2xf32>) {
+// CHECK: spat.lane_slice %{{.*}}[0 + lanes [] * []] : tensor<50x2xf32> -> tensor<2xf32>
 // CHECK-COUNT-49: spat.max
 // CHECK-NOT: spat.max
-// CHECK: } -> tensor<2x2xf32>
+// CHECK: } -> tensor<2xf32>
+// CHECK: %[[R0:.*]] = spat.reshape %[[A0]] : tensor<2xf32> to tensor<1x2xf32>
+// CHECK: %[[P1:.*]] = tensor.extract_slice %[[ROWS]][50, 0] [50, 2] [1, 1]
+// CHECK: %[[A1:.*]] = spat.compute(%[[P1]] : tensor<50x2xf32>) {
+// CHECK: %[[R1:.*]] = spat.reshape %[[A1]]
+// CHECK: %[[PART:.*]] = tensor.concat dim(0) %[[R0]], %[[R1]] : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
 // CHECK: %[[Y:.*]] = spat.compute(%[[PART]] : tensor<2x2xf32>) {
 // CHECK: %[[A:.*]] = spat.lane_slice %{{.*}}[0 + lanes [] * []] : tensor<2x2xf32> -> tensor<2xf32>
 // CHECK: %[[B:.*]] = spat.lane_slice %{{.*}}[2 + lanes [] * []] : tensor<2x2xf32> -> tensor<2xf32>
