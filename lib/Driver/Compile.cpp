@@ -537,25 +537,41 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     if (options.progress)
       llvm::errs() << "plan: " << description << "\n";
     llvm::Expected<Object> report = compilePlan(planned, preloaded);
-    if (!report)
+    if (!report && plan == Plan::WholeChip)
       llvm::sys::fs::remove_directories(wholeChipDir);
     return report;
   };
   llvm::Expected<Object> whole =
       compileAs(Plan::WholeChip, wholeChipDir, "every core on every layer, one inference a round");
-  if (!whole)
-    return whole.takeError();
   llvm::Expected<Object> staged =
       compileAs(Plan::LayerStages, options.outputDir, "a pipeline of layer stages");
-  if (!staged)
-    return staged.takeError();
-  bool wholeWins = roundOf(*whole) < roundOf(*staged);
+  // A plan that does not compile (a core's local memory overflows, say)
+  // leaves the other.
+  if (!whole && !staged) {
+    llvm::consumeError(staged.takeError());
+    return whole.takeError();
+  }
+  std::string otherError;
+  bool wholeWins = whole && (!staged || roundOf(*whole) < roundOf(*staged));
+  if (!whole || !staged) {
+    otherError = llvm::toString((whole ? staged : whole).takeError());
+    std::replace(otherError.begin(), otherError.end(), '\n', ' ');
+    if (options.progress)
+      llvm::errs() << "the " << (wholeWins ? "pipeline of layer stages" : "whole-chip plan")
+                   << " does not compile: " << otherError << "\n";
+  }
   Object report = std::move(wholeWins ? *whole : *staged);
   Object &timing = *report.getObject("timing");
   timing["plan"] = wholeWins ? "whole chip" : "layer stages";
-  timing["other_plan_round_ns"] = roundOf(wholeWins ? *staged : *whole);
+  if (otherError.empty())
+    timing["other_plan_round_ns"] = roundOf(wholeWins ? *staged : *whole);
+  else
+    timing["other_plan_error"] = otherError;
   (*report.getObject("compiler"))["wall_seconds"] = secondsSince(started);
   if (wholeWins) {
+    // The other plan may have failed before it made the output directory.
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
+      return llvm::createStringError(ec, "cannot create '" + options.outputDir + "'");
     if (llvm::Error e = moveArtifacts(wholeChipDir, options.outputDir))
       return std::move(e);
   } else if (std::error_code ec = llvm::sys::fs::remove_directories(wholeChipDir)) {

@@ -95,9 +95,14 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                           "programs loop; pimsim-nn's sim_time {2} ms should count {3})\n",
                           1e9 / *round, *round / 1e6, t->getInteger("sim_time_ms").value_or(0),
                           t->getInteger("expected_output_count").value_or(0));
-      if (auto plan = t->getString("plan"))
-        os << llvm::formatv("  plan: {0} (the other plan's round: {1:f3} ms)\n", *plan,
-                            t->getNumber("other_plan_round_ns").value_or(0) / 1e6);
+      if (auto plan = t->getString("plan")) {
+        if (auto error = t->getString("other_plan_error"))
+          os << llvm::formatv("  plan: {0} (the other plan does not compile: {1})\n", *plan,
+                              *error);
+        else
+          os << llvm::formatv("  plan: {0} (the other plan's round: {1:f3} ms)\n", *plan,
+                              t->getNumber("other_plan_round_ns").value_or(0) / 1e6);
+      }
     }
     // Energy, by where it goes: the crossbars' part is set by the mvmuls
     // the model needs, the static part by how long the chip runs.
