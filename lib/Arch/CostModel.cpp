@@ -71,21 +71,16 @@ double CostModel::globalWriteNs(int64_t bytes) const {
   return access(arch.globalMemory, bytes, arch.globalMemory.writeLatencyCycle);
 }
 
-static double accessPj(const MemoryConfig &memory, int64_t bytes, double energy) {
-  return ceilDiv(bytes, memory.dataWidth) * energy;
+static double accessPj(const MemoryConfig &memory, int64_t readBytes, int64_t writeBytes) {
+  return ceilDiv(readBytes, memory.dataWidth) * memory.readDynamicEnergy +
+         ceilDiv(writeBytes, memory.dataWidth) * memory.writeDynamicEnergy;
 }
 
-double CostModel::localReadPj(int64_t bytes) const {
-  return accessPj(arch.localMemory, bytes, arch.localMemory.readDynamicEnergy);
+double CostModel::localAccessPj(int64_t readBytes, int64_t writeBytes) const {
+  return accessPj(arch.localMemory, readBytes, writeBytes);
 }
-double CostModel::localWritePj(int64_t bytes) const {
-  return accessPj(arch.localMemory, bytes, arch.localMemory.writeDynamicEnergy);
-}
-double CostModel::globalReadPj(int64_t bytes) const {
-  return accessPj(arch.globalMemory, bytes, arch.globalMemory.readDynamicEnergy);
-}
-double CostModel::globalWritePj(int64_t bytes) const {
-  return accessPj(arch.globalMemory, bytes, arch.globalMemory.writeDynamicEnergy);
+double CostModel::globalAccessPj(int64_t readBytes, int64_t writeBytes) const {
+  return accessPj(arch.globalMemory, readBytes, writeBytes);
 }
 
 double CostModel::vectorNs(int64_t inputs, int64_t len) const {

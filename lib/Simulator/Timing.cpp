@@ -250,21 +250,20 @@ private:
       int64_t crossbars = c.program->groups[op.a].crossbars;
       energy.crossbarPj += cost.mvmEnergyPj(crossbars);
       energy.crossbarReads += crossbars;
-      energy.memoryPj += cost.localReadPj(cost.mvmReadBytes()) +
-                         cost.localWritePj(cost.mvmWriteBytes(crossbars));
+      energy.memoryPj += cost.localAccessPj(cost.mvmReadBytes(), cost.mvmWriteBytes(crossbars));
       return;
     }
     case Opcode::Lldi:
-      energy.memoryPj += cost.localWritePj(op.b);
+      energy.memoryPj += cost.localAccessPj(0, op.b);
       return;
     case Opcode::Lmv:
-      energy.memoryPj += cost.localReadPj(op.a) + cost.localWritePj(op.a);
+      energy.memoryPj += cost.localAccessPj(op.a, op.a);
       return;
     default:
       if (int64_t inputs = vectorInputs(op.code)) {
         energy.vectorPj += cost.vectorEnergyPj(op.a);
-        energy.memoryPj += inputs * cost.localReadPj(op.a * arch.inputBytes()) +
-                           cost.localWritePj(op.a * arch.outputBytes());
+        energy.memoryPj += inputs * cost.localAccessPj(op.a * arch.inputBytes(), 0) +
+                           cost.localAccessPj(0, op.a * arch.outputBytes());
       }
       return;
     }
@@ -382,7 +381,7 @@ private:
     c.timing.memoryWaitNs += start - arrive;
     globalFree = start + cost.globalReadNs(bytes);
     if (c.roundEnds.empty())
-      energy.memoryPj += cost.globalReadPj(bytes) + cost.localWritePj(bytes);
+      energy.memoryPj += cost.globalAccessPj(bytes, 0) + cost.localAccessPj(0, bytes);
     c.t = globalFree + cost.localWriteNs(bytes) + transferIssueNs();
     c.timing.transferNs += c.t - issued - (start - arrive);
   }
@@ -394,7 +393,7 @@ private:
     c.timing.memoryWaitNs += start - arrive;
     globalFree = start + cost.globalWriteNs(bytes);
     if (c.roundEnds.empty())
-      energy.memoryPj += cost.localReadPj(bytes) + cost.globalWritePj(bytes);
+      energy.memoryPj += cost.localAccessPj(bytes, 0) + cost.globalAccessPj(0, bytes);
     // Its empty response costs nothing, as the data response of ld.
     c.t = globalFree + transferIssueNs();
     c.timing.transferNs += c.t - issued - (start - arrive);
@@ -461,9 +460,9 @@ private:
     double arrive = message(sender, senderId, receiverId, bytes, read);
     double senderDone = read + transferIssueNs();
     if (sender.roundEnds.empty())
-      energy.memoryPj += cost.localReadPj(bytes);
+      energy.memoryPj += cost.localAccessPj(bytes, 0);
     if (receiver.roundEnds.empty())
-      energy.memoryPj += cost.localWritePj(bytes);
+      energy.memoryPj += cost.localAccessPj(0, bytes);
     double receiverDone = arrive + cost.localWriteNs(bytes) + transferIssueNs();
     auto account = [&](Core &core, int64_t peer, double done, double own) {
       double total = done - core.since;

@@ -95,6 +95,19 @@ TEST(CostModel, VectorAndTransfers) {
   EXPECT_EQ(chip.loadNs(0, 784), 15 + 25 * 40 + 13 * 30);
 }
 
+// Memory energy is per beat read or written; the reference chips set none.
+TEST(CostModel, MemoryEnergyPerBeat) {
+  EXPECT_EQ(CostModel(Arch::builtinDefault()).localAccessPj(1024, 1024), 0);
+  Arch arch = Arch::builtinDefault();
+  arch.localMemory.readDynamicEnergy = 2;
+  arch.localMemory.writeDynamicEnergy = 3;
+  arch.globalMemory.readDynamicEnergy = 5;
+  CostModel cost(arch);
+  // 65 bytes are 2 beats of 64 locally, 3 of 32 in global memory.
+  EXPECT_EQ(cost.localAccessPj(65, 64), 2 * 2 + 1 * 3);
+  EXPECT_EQ(cost.globalAccessPj(65, 0), 3 * 5);
+}
+
 TEST(Arch, RejectsBadFiles) {
   auto parse = [](llvm::StringRef json) {
     llvm::Expected<Arch> arch =

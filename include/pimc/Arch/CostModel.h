@@ -34,10 +34,9 @@ public:
   double localWriteNs(int64_t bytes) const;
   double globalReadNs(int64_t bytes) const;
   double globalWriteNs(int64_t bytes) const;
-  double localReadPj(int64_t bytes) const;
-  double localWritePj(int64_t bytes) const;
-  double globalReadPj(int64_t bytes) const;
-  double globalWritePj(int64_t bytes) const;
+  /// The dynamic energy of reading and writing so many bytes.
+  double localAccessPj(int64_t readBytes, int64_t writeBytes) const;
+  double globalAccessPj(int64_t readBytes, int64_t writeBytes) const;
 
   /// A vector instruction reading `inputs` operands of `len` elements.
   double vectorNs(int64_t inputs, int64_t len) const;

@@ -389,8 +389,7 @@ struct SpatOrderCommunicationPass
       for (unsigned n = 0; n < nodes.size(); ++n)
         nodes[n].key = (nodes[n].key + criticalPath - tail[n]) / 2;
     }
-    std::optional<std::vector<unsigned>> order =
-        OrderSimulation(nodes, cores.size()).run();
+    std::optional<std::vector<unsigned>> order = OrderSimulation(nodes, cores.size()).run();
     if (!order) {
       module.emitError("the core programs cannot all be ordered");
       return signalPassFailure();
