@@ -1,15 +1,15 @@
 // RUN: pimc-opt %s --spat-order-communication | FileCheck %s
 
-// Core 0 waits for core 1's long compute before any of its own four can
+// Core 0 waits for core 1's long compute before any of its own five can
 // run. The fills that assemble their inputs are ready at once, but only
-// those of its next three computes run ahead: a fill's buffer lives from
+// those of its next four computes run ahead: a fill's buffer lives from
 // then on, and running them all ahead would fill the core's memory.
 // CHECK-LABEL: spat.core 0 {
-// CHECK-COUNT-3: spat.fill
+// CHECK-COUNT-4: spat.fill
 // CHECK-NOT: spat.fill
 // CHECK: spat.compute
 // CHECK: spat.fill
-spat.global output @out {index = 0 : i64, io_name = "y"} : tensor<256xf32>
+spat.global output @out {index = 0 : i64, io_name = "y"} : tensor<320xf32>
 
 spat.core 0 {
   %f0 = spat.fill 1.0 : tensor<64xf32>
@@ -44,6 +44,14 @@ spat.core 0 {
     spat.yield %r : tensor<64xf32>
   } -> tensor<64xf32>
   spat.store %c3, @out[192] : tensor<64xf32>
+  %f4 = spat.fill 1.0 : tensor<64xf32>
+  %x4 = spat.recv from 1 channel 4 : tensor<64xf32>
+  %c4 = spat.compute(%f4, %x4 : tensor<64xf32>, tensor<64xf32>) attributes {spat.start = 1400.0 : f64, spat.finish = 1500.0 : f64} {
+  ^bb0(%a: tensor<64xf32>, %b: tensor<64xf32>):
+    %r = spat.add %a, %b : tensor<64xf32>
+    spat.yield %r : tensor<64xf32>
+  } -> tensor<64xf32>
+  spat.store %c4, @out[256] : tensor<64xf32>
 }
 spat.core 1 {
   %s = spat.fill 1.0 : tensor<64xf32>
@@ -63,4 +71,5 @@ spat.core 1 {
   spat.send %y to 0 channel 1 : tensor<64xf32>
   spat.send %y to 0 channel 2 : tensor<64xf32>
   spat.send %y to 0 channel 3 : tensor<64xf32>
+  spat.send %y to 0 channel 4 : tensor<64xf32>
 }
