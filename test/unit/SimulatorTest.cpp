@@ -11,6 +11,8 @@
 #include "pimc/Target/Pimsim/Artifacts.h"
 #include "pimc/Target/Pimsim/Isa.h"
 
+#include "TempDirTest.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -101,20 +103,10 @@ Instruction op(Opcode code) {
   return ::testing::AssertionSuccess();
 }
 
-class SimulatorTest : public ::testing::Test {
+class SimulatorTest : public test::TempDirTest {
 protected:
-  void SetUp() override {
-    llvm::SmallString<128> path;
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pimc-simulator-test", path));
-    dir = path.str().str();
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
+  SimulatorTest() : TempDirTest("pimc-simulator-test") {}
 
-  std::string path(llvm::StringRef file) const {
-    llvm::SmallString<256> p(dir);
-    llvm::sys::path::append(p, file);
-    return p.str().str();
-  }
   void write(llvm::StringRef file, llvm::StringRef text) {
     std::error_code ec;
     llvm::raw_fd_ostream os(path(file), ec);
@@ -195,7 +187,6 @@ protected:
 
   void checkMvmul(int64_t eb);
 
-  std::string dir;
 };
 
 // Stores `bytes` from local address register `local` to global address
