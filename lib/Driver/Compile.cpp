@@ -466,6 +466,8 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     int64_t expectedCount =
         1 + static_cast<int64_t>(std::floor((simTimeMs * 1e6 - timing->latencyNs) / roundNs));
     timingReport["round_ns"] = roundNs;
+    timingReport["plan"] =
+        options.plan == CompileOptions::Plan::WholeChip ? "whole chip" : "layer stages";
     // pimsim-nn divides the energy of sim_time by the rounds it counts.
     timingReport["energy_per_sample_pj"] =
         timing->energy.dynamicPj() + timing->energy.staticMw * simTimeMs * 1e6 / expectedCount;
@@ -562,7 +564,6 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
   }
   Object report = std::move(wholeWins ? *whole : *staged);
   Object &timing = *report.getObject("timing");
-  timing["plan"] = wholeWins ? "whole chip" : "layer stages";
   if (otherError.empty())
     timing["other_plan_round_ns"] = roundOf(wholeWins ? *staged : *whole);
   else

@@ -99,9 +99,11 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
         if (auto error = t->getString("other_plan_error"))
           os << llvm::formatv("  plan: {0} (the other plan does not compile: {1})\n", *plan,
                               *error);
-        else
+        else if (auto other = t->getNumber("other_plan_round_ns"))
           os << llvm::formatv("  plan: {0} (the other plan's round: {1:f3} ms)\n", *plan,
-                              t->getNumber("other_plan_round_ns").value_or(0) / 1e6);
+                              *other / 1e6);
+        else
+          os << llvm::formatv("  plan: {0} (as --plan chose)\n", *plan);
       }
     }
     // Energy, by where it goes: the crossbars' part is set by the mvmuls

@@ -89,6 +89,7 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
     compile.outputDir = outputDir;
     compile.progress = options.progress;
     compile.throughput = options.throughput;
+    compile.plan = options.plan;
     compile.copyBudget = options.copyBudget;
     llvm::Expected<llvm::json::Object> report = compileModel(compile, &*model);
     if (!report)

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -56,6 +57,11 @@ static cl::opt<std::string> mode("mode",
                                           "(the programs loop in pimsim-nn's throughput mode)"),
                                  cl::init("latency"), cl::sub(compileCommand),
                                  cl::sub(validateCommand), cl::cat(pimcOptions));
+static cl::opt<std::string> plan(
+    "plan",
+    cl::desc("throughput mode: stages (a pipeline of layer stages), whole-chip (every core on "
+             "every layer) or best (the default: compile both, keep the shorter round)"),
+    cl::init("best"), cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<double> copyBudget(
     "copy-budget",
     cl::desc("the share of the crossbars weights and their copies may take (default 0.9; "
@@ -91,13 +97,35 @@ static int error(const llvm::Twine &message) {
 
 static bool knownMode() { return mode == "latency" || mode == "throughput"; }
 
-static int runCompile() {
+/// The --plan option's value, or nothing when it names no plan.
+static std::optional<CompileOptions::Plan> planOption() {
+  using Plan = CompileOptions::Plan;
+  return llvm::StringSwitch<std::optional<Plan>>(plan)
+      .Case("best", Plan::Best)
+      .Case("stages", Plan::LayerStages)
+      .Case("whole-chip", Plan::WholeChip)
+      .Default(std::nullopt);
+}
+
+/// Checks the options compile and validate share; returns an error message.
+static std::optional<std::string> checkCompileOptions() {
   if (!knownMode())
-    return error("--mode=" + mode + " is not supported (modes: latency, throughput)");
+    return "--mode=" + mode + " is not supported (modes: latency, throughput)";
+  if (!planOption())
+    return "--plan=" + plan + " is not supported (plans: best, stages, whole-chip)";
+  if (plan != "best" && mode != "throughput")
+    return std::string("--plan applies to --mode=throughput only");
   if (copyBudget <= 0 || copyBudget > 1)
-    return error("--copy-budget takes a share of the crossbars in (0, 1]");
+    return std::string("--copy-budget takes a share of the crossbars in (0, 1]");
+  return std::nullopt;
+}
+
+static int runCompile() {
+  if (std::optional<std::string> message = checkCompileOptions())
+    return error(*message);
   CompileOptions options;
   options.throughput = mode == "throughput";
+  options.plan = *planOption();
   options.copyBudget = copyBudget;
   options.modelPath = modelPath;
   options.keepIrAtExit = true;
@@ -162,12 +190,11 @@ static int runSimulate() {
 }
 
 static int runValidate() {
-  if (!knownMode())
-    return error("--mode=" + mode + " is not supported (modes: latency, throughput)");
-  if (copyBudget <= 0 || copyBudget > 1)
-    return error("--copy-budget takes a share of the crossbars in (0, 1]");
+  if (std::optional<std::string> message = checkCompileOptions())
+    return error(*message);
   ValidateOptions options;
   options.throughput = mode == "throughput";
+  options.plan = *planOption();
   options.copyBudget = copyBudget;
   options.casePath = casePath;
   options.archPath = archPath;

@@ -72,6 +72,7 @@ struct ValidateOptions {
   double rtol = 1e-3, atol = 1e-4;
   bool progress = false;
   bool throughput = false; // compile in throughput mode
+  CompileOptions::Plan plan = CompileOptions::Plan::Best;
   double copyBudget = 0.9;  // as CompileOptions::copyBudget
 };
 
