@@ -756,6 +756,11 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
       return work / rows * llvm::divideCeilSigned(cols, count / rows) / cols;
     }
     double bandNs() const { return bandNs(bands); }
+    /// The cores one copy spans, and a band's time on each of them.
+    int64_t copyCores(int64_t perCore) const {
+      return std::max<int64_t>(1, llvm::divideCeilSigned(crossbars, perCore));
+    }
+    double coreNs(int64_t perCore) const { return bandNs() / copyCores(perCore); }
     /// The fewest bands beyond `bands` that make a band shorter, or 0.
     int64_t next() const {
       if (bands < rows)
@@ -820,6 +825,7 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
     used += layer.crossbars;
   // Matrix products are not replicated, but their tiles take crossbars too:
   // one compute per row tile and column block.
+  int64_t matrixCores = 0;
   module.walk([&](Operation *op) {
     if (!isa<onnx::GemmOp, onnx::MatMulOp>(op))
       return;
@@ -831,9 +837,35 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
     int64_t k = gemm && gemm.getTransA() ? a.getDimSize(0) : a.getShape().back();
     int64_t n = y.getShape().back();
     DenseTiling tiling = denseTiling(arch, k, n);
+    int64_t crossbars = 0;
     for (int64_t c = 0; c < tiling.blocks; ++c)
-      used += tiling.rowTiles * tiling.crossbars(c, n);
+      crossbars += tiling.rowTiles * tiling.crossbars(c, n);
+    used += crossbars;
+    matrixCores += llvm::divideCeilSigned(crossbars, perCore);
   });
+  if (!lowering.oneInference) {
+    // Looping programs: the round is the most work a core has, and the
+    // bands of a layer run in parallel only on cores of their own (a copy
+    // of more than a core's crossbars spans several; pooling takes a core a
+    // band). So the slowest layer gets the next band, while the chip has
+    // cores for it.
+    int64_t cores = arch.coreCount - matrixCores;
+    for (const Layer &layer : layers)
+      cores -= layer.copyCores(perCore);
+    while (true) {
+      Layer *slowest = nullptr;
+      for (Layer &layer : layers)
+        if (!slowest || layer.coreNs(perCore) > slowest->coreNs(perCore))
+          slowest = &layer;
+      if (!slowest || !slowest->next())
+        break;
+      int64_t more = (slowest->next() - slowest->bands) * slowest->copyCores(perCore);
+      if (more > cores)
+        break;
+      cores -= more;
+      slowest->bands = slowest->next();
+    }
+  }
   // Marginal analysis: the next copy goes where it saves the most time per
   // crossbar, while the chip has crossbars for it.
   auto gain = [&](const Layer &l) {
@@ -842,7 +874,7 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
   };
   auto lower = [&](unsigned a, unsigned b) { return gain(layers[a]) < gain(layers[b]); };
   std::priority_queue<unsigned, std::vector<unsigned>, decltype(lower)> next(lower);
-  for (unsigned i = 0; i < layers.size(); ++i)
+  for (unsigned i = 0; i < layers.size() && lowering.oneInference; ++i)
     if (layers[i].crossbars > 0 && layers[i].next())
       next.push(i);
   while (!next.empty() && used <= budget) {
@@ -860,11 +892,12 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
   double slowest = 0;
   for (const Layer &layer : layers)
     if (layer.crossbars > 0)
-      slowest = std::max(slowest, layer.bandNs());
+      slowest = std::max(slowest,
+                         lowering.oneInference ? layer.bandNs() : layer.coreNs(perCore));
   lowering.bandNs = slowest;
   // Work without weights is cut into computes of weightlessNs().
   for (Layer &layer : layers) {
-    if (layer.crossbars == 0 && slowest > 0)
+    if (layer.crossbars == 0 && slowest > 0 && lowering.oneInference)
       layer.bands = layer.actual(std::clamp<int64_t>(
           std::ceil(layer.work / lowering.weightlessNs()), 1,
           std::min(layer.rows * layer.maxParts, arch.coreCount)));

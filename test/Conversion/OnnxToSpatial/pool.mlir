@@ -1,10 +1,10 @@
-// RUN: pimc-opt %s --split-input-file --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s
+// RUN: pimc-opt %s --split-input-file --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s
 
 // Pooling runs on the vector unit over a padded view, one lane per output
 // pixel (see conv.mlir for the geometry of a band). These pools are one band
-// each: in a pipeline, work without weights is cut as finely as the slowest
-// band with weights, and here there is none (cnn-pipeline.mlir has the cut
-// into rows that one inference gets).
+// each: for one inference, work without weights is cut as finely as the
+// slowest band with weights sets, and here there is none (cnn-pipeline.mlir
+// has the cut into rows; pipeline-bands.mlir the cut of looping programs).
 
 // Max pooling pads with the smallest value lldi can write, -2^31, only as far
 // as the last window reads (the declared end pads of 1). A 2x2 window of 2

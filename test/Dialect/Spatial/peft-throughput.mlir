@@ -39,7 +39,7 @@ func.func @two_layers(%x: tensor<16xf32>) -> tensor<16xf32> {
 
 // Two computes of exactly half a core's crossbars fit one core. When the
 // programs loop, their stage gets that one core, and the other three go to
-// the stage with the most work per core.
+// the stage that takes longest.
 // PIPELINE-LABEL: func @halves
 // PIPELINE: spat.compute{{.*}}@half{{.*}}spat.core = [[H:[0-9]+]] : i64
 // PIPELINE: spat.compute{{.*}}@half{{.*}}spat.core = [[H]] : i64
@@ -80,4 +80,45 @@ func.func @halves(%x: tensor<16xf32>) -> (tensor<32xf32>, tensor<32xf32>, tensor
     spat.yield %m3 : tensor<16xf32>
   } -> tensor<16xf32> loc("heavy")
   return %h0, %h1, %w0, %w1, %w2 : tensor<32xf32>, tensor<32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+}
+
+// A core goes to a stage only when it shortens the stage. Four equal
+// computes take as long on three cores as on two, so their stage keeps two
+// cores and leaves the fourth core of the chip unused.
+// PIPELINE-LABEL: func @four_on_two
+// PIPELINE: spat.compute{{.*}}spat.core = [[F:[0-9]+]] : i64
+// PIPELINE: spat.compute{{.*}}spat.core = [[G:[0-9]+]] : i64
+// PIPELINE: spat.compute{{.*}}spat.core = [[F]] : i64
+// PIPELINE: spat.compute{{.*}}spat.core = [[G]] : i64
+func.func @four_on_two(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %f0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m1 : tensor<16xf32>
+  } -> tensor<16xf32> loc("four")
+  %f1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m1 : tensor<16xf32>
+  } -> tensor<16xf32> loc("four")
+  %f2 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m1 : tensor<16xf32>
+  } -> tensor<16xf32> loc("four")
+  %f3 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m1 : tensor<16xf32>
+  } -> tensor<16xf32> loc("four")
+  %l = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("light")
+  return %f0, %f1, %f2, %f3, %l : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }

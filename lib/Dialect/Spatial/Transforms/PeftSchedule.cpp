@@ -77,17 +77,33 @@ struct Stages {
   std::vector<int64_t> quota;
 };
 
+/// The time `cores` cores take for tasks of these costs (sorted, longest
+/// first), each going to the core that is free first.
+double makespan(ArrayRef<double> costs, int64_t cores) {
+  std::priority_queue<double, std::vector<double>, std::greater<>> free;
+  for (int64_t c = 0; c < cores; ++c)
+    free.push(0);
+  double end = 0;
+  for (double cost : costs) {
+    double finish = free.top() + cost;
+    free.pop();
+    free.push(finish);
+    end = std::max(end, finish);
+  }
+  return end;
+}
+
 /// A task with weights (or without producers) belongs to the stage of its
 /// model node; any other task to the latest stage it reads from. Each stage
-/// gets the cores its crossbars need, then the other cores go one by one to
-/// the stage with the most work per core, while that is more than its
-/// longest task (which no more cores can shorten).
+/// gets the cores its crossbars need; then, one by one, the other cores go
+/// to the stage that takes longest, while one more core shortens it.
 Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
   Stages stages;
   stages.of.assign(tasks.size(), -1);
   DenseMap<const void *, int64_t> byNode;
-  std::vector<double> work, longest;
-  std::vector<int64_t> tasksIn, largeTasks, smallCrossbars;
+  std::vector<std::vector<double>> costs; // by stage, a copy's tasks as one
+  std::vector<int64_t> largeTasks, smallCrossbars;
+  DenseMap<int64_t, std::pair<int64_t, size_t>> copyCost; // copy: (stage, index)
   int64_t perCore = arch.matrix.xbarArrayCount;
   for (unsigned t = 0; t < tasks.size(); ++t) {
     const Task &task = tasks[t];
@@ -97,44 +113,60 @@ Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
         stage = std::max(stage, stages.of[e.task]);
     if (stage < 0) {
       auto [it, isNew] =
-          byNode.try_emplace(task.op->getLoc().getAsOpaquePointer(), int64_t(work.size()));
+          byNode.try_emplace(task.op->getLoc().getAsOpaquePointer(), int64_t(costs.size()));
       if (isNew) {
-        work.push_back(0);
-        longest.push_back(0);
-        tasksIn.push_back(0);
+        costs.emplace_back();
         largeTasks.push_back(0);
         smallCrossbars.push_back(0);
       }
       stage = it->second;
     }
     stages.of[t] = stage;
-    work[stage] += task.cost;
-    longest[stage] = std::max(longest[stage], task.cost);
-    ++tasksIn[stage];
+    if (task.copy >= 0) {
+      auto [it, isNew] = copyCost.try_emplace(task.copy, stage, costs[stage].size());
+      if (!isNew) {
+        costs[it->second.first][it->second.second] += task.cost;
+        continue;
+      }
+    }
+    costs[stage].push_back(task.cost);
     if (isLarge(task, perCore, /*looping=*/true))
       ++largeTasks[stage];
     else
       smallCrossbars[stage] += task.crossbars;
   }
-  size_t count = work.size();
+  size_t count = costs.size();
   stages.quota.assign(count, 1);
   int64_t given = 0;
+  // Each stage's time, and the fewest more cores that shorten it (0: none).
+  std::vector<double> now(count);
+  std::vector<int64_t> more(count);
+  auto look = [&](size_t s) {
+    now[s] = makespan(costs[s], stages.quota[s]);
+    more[s] = 0;
+    for (int64_t q = stages.quota[s] + 1; q <= int64_t(costs[s].size()); ++q)
+      if (makespan(costs[s], q) < now[s]) {
+        more[s] = q - stages.quota[s];
+        break;
+      }
+  };
   for (size_t s = 0; s < count; ++s) {
+    llvm::sort(costs[s], std::greater<>());
     stages.quota[s] = std::max<int64_t>(
         1, largeTasks[s] + (smallCrossbars[s] + perCore - 1) / perCore);
     given += stages.quota[s];
+    look(s);
   }
-  auto perCoreWork = [&](size_t s) { return work[s] / double(stages.quota[s]); };
-  while (given < arch.coreCount) {
+  while (true) {
     int64_t best = -1;
     for (size_t s = 0; s < count; ++s)
-      if (stages.quota[s] < tasksIn[s] && perCoreWork(s) > longest[s] &&
-          (best < 0 || perCoreWork(s) > perCoreWork(best)))
+      if (more[s] && given + more[s] <= arch.coreCount && (best < 0 || now[s] > now[best]))
         best = s;
     if (best < 0)
       break;
-    ++stages.quota[best];
-    ++given;
+    stages.quota[best] += more[best];
+    given += more[best];
+    look(best);
   }
   return stages;
 }
