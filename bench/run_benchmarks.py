@@ -161,7 +161,9 @@ def run_model(args, models, name, mode):
            "latency_ms": timing["latency_ns"] / 1e6,
            # Per inference, or per sample when the programs loop, as pimsim-nn reports it.
            "energy_mj": timing.get("energy_per_sample_pj", timing["energy_pj"]) / 1e9,
-           "throughput": 1e9 / timing["round_ns"] if "round_ns" in timing else None,
+           # As pimsim-nn counts it: the samples done in its sim_time.
+           "throughput": 1e9 / timing["counted_sample_ns"] if "counted_sample_ns" in timing
+           else None,
            "plan": timing.get("plan")}
     if not args.no_simulate:
         inputs = os.path.join(case, "test_data_set_0")

@@ -92,16 +92,20 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                         t->getInteger("slowest_core").value_or(0));
     if (auto round = t->getNumber("round_ns")) {
       os << llvm::formatv("throughput       {0:f1} samples/s (a round every {1:f3} ms when the "
-                          "programs loop; pimsim-nn's sim_time {2} ms should count {3})\n",
+                          "programs loop; pimsim-nn's sim_time {2} ms should count {3}, "
+                          "{4:f1} samples/s with the fill)\n",
                           1e9 / *round, *round / 1e6, t->getInteger("sim_time_ms").value_or(0),
-                          t->getInteger("expected_output_count").value_or(0));
+                          t->getInteger("expected_output_count").value_or(0),
+                          1e9 / t->getNumber("counted_sample_ns").value_or(1e9));
       if (auto plan = t->getString("plan")) {
         if (auto error = t->getString("other_plan_error"))
           os << llvm::formatv("  plan: {0} (the other plan does not compile: {1})\n", *plan,
                               *error);
         else if (auto other = t->getNumber("other_plan_round_ns"))
-          os << llvm::formatv("  plan: {0} (the other plan's round: {1:f3} ms)\n", *plan,
-                              *other / 1e6);
+          os << llvm::formatv("  plan: {0} (the other plan: a round every {1:f3} ms, {2:f1} "
+                              "samples/s with the fill)\n",
+                              *plan, *other / 1e6,
+                              1e9 / t->getNumber("other_plan_counted_sample_ns").value_or(1e9));
         else
           os << llvm::formatv("  plan: {0} (as --plan chose)\n", *plan);
       }
@@ -203,6 +207,7 @@ int pimc::compareReports(const Object &before, const Object &after,
       {"schedule", "critical_path_ns", true},
       {"timing", "latency_ns", true},
       {"timing", "round_ns", true},
+      {"timing", "counted_sample_ns", true},
       {"timing", "energy_pj", true},
       {"timing", "energy_per_sample_pj", true},
       {"instructions", "mvm", true},
