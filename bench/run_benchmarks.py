@@ -7,8 +7,8 @@ written, under /usr/bin/time -v, on the reference chip (chip-144, or chip-256
 for vgg16), then times the functional simulation on the exported input. With
 --pimsim CHIPTEST it also runs pimsim-nn on the artifacts and reads its
 latency (latency mode) or throughput (throughput mode) and energy; a
-throughput run simulates about 20 rounds and takes long (many minutes for
-resnet18).
+throughput run simulates 20 rounds or more (the fill at most a tenth of
+them) and takes long (a quarter of an hour for resnet18).
 
 It prints one markdown table (and writes OUT/results.md and OUT/results.json):
 wall time and peak RSS of the compile, instructions by class, the address

@@ -457,14 +457,9 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
       return fail("the timing replay of the looping programs failed: " +
                   llvm::toString(looping.takeError()));
     double roundNs = std::max(looping->roundNs, 1.0);
-    // pimsim-nn counts the rounds its slowest core completes in sim_time:
-    // long enough for 20 rounds after the first, so that the pipeline's
-    // fill weighs little.
-    constexpr int64_t kSimulatedRounds = 20;
-    simTimeMs = static_cast<int64_t>(
-        std::ceil((timing->latencyNs + kSimulatedRounds * roundNs) / 1e6));
-    int64_t expectedCount =
-        1 + static_cast<int64_t>(std::floor((simTimeMs * 1e6 - timing->latencyNs) / roundNs));
+    SimulatedTime simulated = throughputSimTime(timing->latencyNs, roundNs);
+    simTimeMs = simulated.simTimeMs;
+    int64_t expectedCount = simulated.rounds;
     timingReport["round_ns"] = roundNs;
     timingReport["plan"] =
         options.plan == CompileOptions::Plan::WholeChip ? "whole chip" : "layer stages";
@@ -496,6 +491,14 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     (void)contextOwner.release();
   }
   return report;
+}
+
+SimulatedTime pimc::throughputSimTime(double latencyNs, double roundNs) {
+  // pimsim-nn counts the rounds its slowest core completes in sim_time.
+  int64_t after = std::max<int64_t>(20, std::ceil(9 * latencyNs / roundNs));
+  int64_t simTimeMs = static_cast<int64_t>(std::ceil((latencyNs + after * roundNs) / 1e6));
+  return {simTimeMs,
+          1 + static_cast<int64_t>(std::floor((simTimeMs * 1e6 - latencyNs) / roundNs))};
 }
 
 /// compileOnce, with fewer weight copies while they do not fit the cores.

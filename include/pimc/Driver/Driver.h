@@ -46,6 +46,16 @@ struct CompileOptions {
   bool keepIrAtExit = false;
 };
 
+/// The sim_time (ms) of a throughput run in pimsim-nn, for programs whose
+/// first round ends at `latencyNs` and which then loop every `roundNs`: 20
+/// rounds after the first or more, so that the pipeline's fill is at most a
+/// tenth of it; and the rounds pimsim-nn counts in it.
+struct SimulatedTime {
+  int64_t simTimeMs;
+  int64_t rounds;
+};
+SimulatedTime throughputSimTime(double latencyNs, double roundNs);
+
 /// Compiles the model at options.modelPath (or `model`, already loaded) and
 /// writes the artifacts and report.json into options.outputDir. Returns the
 /// report.
