@@ -101,6 +101,31 @@ Object graphStats(ModuleOp module, const Arch &arch) {
                 {"crossbars", crossbars},        {"batches", std::move(batchList)}};
 }
 
+/// A chain of work and transfers by model node, most first (what to make
+/// faster), with its transfers and the cores it runs over.
+Object pathStats(llvm::ArrayRef<sim::PathStep> path, llvm::ArrayRef<std::string> nodeNames) {
+  std::map<std::string, double> onPath;
+  double transferNs = 0;
+  std::set<int64_t> cores;
+  for (const sim::PathStep &step : path) {
+    cores.insert(step.core);
+    bool named = step.node >= 0 && size_t(step.node) < nodeNames.size() &&
+                 !nodeNames[step.node].empty();
+    if (step.transfer)
+      transferNs += step.endNs - step.startNs;
+    else
+      onPath[named ? nodeNames[step.node] : "(no model node)"] += step.endNs - step.startNs;
+  }
+  std::vector<std::pair<std::string, double>> byTime(onPath.begin(), onPath.end());
+  llvm::stable_sort(byTime, [](const auto &a, const auto &b) { return a.second > b.second; });
+  Array nodes;
+  for (auto &[node, ns] : byTime)
+    nodes.push_back(Object{{"node", node}, {"ns", ns}});
+  return Object{{"transfer_ns", transferNs},
+                {"cores", int64_t(cores.size())},
+                {"nodes", std::move(nodes)}};
+}
+
 /// Where the time of one inference goes, core by core and in all.
 Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNames) {
   Array nodes;
@@ -135,24 +160,6 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
                            {"slowest_peer", c.slowestPeer},
                            {"slowest_peer_wait_ns", c.slowestPeerNs}});
   }
-  // The critical path by node, most first: what to make faster.
-  std::map<std::string, double> onPath;
-  double pathTransferNs = 0;
-  std::set<int64_t> pathCores;
-  for (const sim::PathStep &step : timing.criticalPath) {
-    pathCores.insert(step.core);
-    bool named = step.node >= 0 && size_t(step.node) < nodeNames.size() &&
-                 !nodeNames[step.node].empty();
-    if (step.transfer)
-      pathTransferNs += step.endNs - step.startNs;
-    else
-      onPath[named ? nodeNames[step.node] : "(no model node)"] += step.endNs - step.startNs;
-  }
-  std::vector<std::pair<std::string, double>> byTime(onPath.begin(), onPath.end());
-  llvm::stable_sort(byTime, [](const auto &a, const auto &b) { return a.second > b.second; });
-  Array pathNodes;
-  for (auto &[node, ns] : byTime)
-    pathNodes.push_back(Object{{"node", node}, {"ns", ns}});
   const sim::Energy &e = timing.energy;
   return Object{{"latency_ns", timing.latencyNs},
                 {"slowest_core", slowest},
@@ -163,9 +170,7 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
                                   {"memory_pj", e.memoryPj},
                                   {"noc_pj", e.nocPj},
                                   {"static_mw", e.staticMw}}},
-                {"critical_path", Object{{"transfer_ns", pathTransferNs},
-                                         {"cores", int64_t(pathCores.size())},
-                                         {"nodes", std::move(pathNodes)}}},
+                {"critical_path", pathStats(timing.criticalPath, nodeNames)},
                 {"compute_ns", total.computeNs},
                 {"transfer_ns", total.transferNs},
                 {"rendezvous_ns", total.rendezvousNs},
@@ -451,8 +456,8 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     // The programs looped as pimsim-nn's throughput mode loops them: the
     // first rounds fill the pipeline, the later ones give its period.
     constexpr int64_t kReplayRounds = 4;
-    llvm::Expected<sim::Timing> looping =
-        sim::replayTiming(options.outputDir, *arch, nullptr, 0, kReplayRounds);
+    llvm::Expected<sim::Timing> looping = sim::replayTiming(
+        options.outputDir, *arch, &marks, code->nodes.size(), kReplayRounds);
     if (!looping)
       return fail("the timing replay of the looping programs failed: " +
                   llvm::toString(looping.takeError()));
@@ -461,6 +466,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     simTimeMs = simulated.simTimeMs;
     int64_t expectedCount = simulated.rounds;
     timingReport["round_ns"] = roundNs;
+    timingReport["round_path"] = pathStats(looping->roundPath, code->nodes);
     timingReport["plan"] =
         options.plan == CompileOptions::Plan::WholeChip ? "whole chip" : "layer stages";
     // pimsim-nn divides the energy of sim_time by the rounds it counts.

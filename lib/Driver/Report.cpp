@@ -134,8 +134,11 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                         "peer {2:f0}%, for memory or NoC {3:f0}%, for events {4:f0}%\n",
                         share("compute_ns"), share("transfer_ns"), share("rendezvous_ns"),
                         share("memory_wait_ns"), share("event_wait_ns"));
-    // The chain of work that ends last: the nodes to make faster.
-    if (const Object *path = t->getObject("critical_path")) {
+    // The chain of work that ends last: the nodes to make faster; and the
+    // one a round of the steady state waits for.
+    auto printPath = [&](const Object *path, llvm::StringRef what) {
+      if (!path)
+        return;
       std::string most;
       if (const llvm::json::Array *nodes = path->getArray("nodes"))
         for (const llvm::json::Value &v : llvm::make_range(nodes->begin(), nodes->begin() + std::min<size_t>(4, nodes->size())))
@@ -143,11 +146,12 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
             most += llvm::formatv("{0}{1} {2:f3} ms", most.empty() ? "" : ", ",
                                   n->getString("node").value_or(""),
                                   n->getNumber("ns").value_or(0) / 1e6);
-      os << llvm::formatv("  critical path over {0} cores, transfers {1:f3} ms; most on it: "
-                          "{2}\n",
+      os << llvm::formatv("  {0} over {1} cores, transfers {2:f3} ms; most on it: {3}\n", what,
                           path->getInteger("cores").value_or(0),
                           path->getNumber("transfer_ns").value_or(0) / 1e6, most);
-    }
+    };
+    printPath(t->getObject("critical_path"), "critical path");
+    printPath(t->getObject("round_path"), "a looping round's path");
     // The model nodes whose instructions span the longest time, with how
     // much of it their cores spent working on them.
     if (const llvm::json::Array *nodes = t->getArray("nodes")) {

@@ -72,7 +72,7 @@ struct Core {
   size_t nextMark = 0;
   int32_t node = -1; // the model node of the instruction at pc
   std::vector<double> roundEnds; // when each pass over the program ended
-  /// For the critical path of one round: each rendezvous this core waited
+  /// For the critical paths: each rendezvous this core waited
   /// in for a later peer, and when the core moved on to each model node.
   struct Wait {
     double done;
@@ -136,6 +136,14 @@ public:
         for (size_t r = 0; r < c.roundEnds.size(); ++r)
           chipEnds[r] = std::max(chipEnds[r], c.roundEnds[r]);
       timing.roundNs = (chipEnds.back() - chipEnds.front()) / double(rounds - 1);
+      auto lastEnd = [&](size_t i) {
+        return cores[i].roundEnds.empty() ? 0 : cores[i].roundEnds.back();
+      };
+      size_t last = 0;
+      for (size_t i = 1; i < cores.size(); ++i)
+        if (lastEnd(i) > lastEnd(last))
+          last = i;
+      timing.roundPath = pathBack(last, lastEnd(last), lastEnd(last) - timing.roundNs);
     }
     for (size_t n = 0; n < nodes.size(); ++n)
       nodes[n].cores = nodeCores[n].size();
@@ -151,13 +159,11 @@ public:
 private:
   using Entry = std::pair<double, size_t>;
 
-  /// Walks back from the end of the core that finishes its first round last:
-  /// a core's own work back to the last rendezvous it waited in, then the
-  /// transfer, then the peer it waited for, from when that peer arrived.
+  /// The chain that ends when the core that finishes its first round last
+  /// does.
   std::vector<PathStep> criticalPath() const {
-    std::vector<PathStep> path;
     if (cores.empty())
-      return path;
+      return {};
     size_t c = 0;
     auto firstEnd = [&](size_t i) {
       return cores[i].roundEnds.empty() ? 0 : cores[i].roundEnds.front();
@@ -165,7 +171,14 @@ private:
     for (size_t i = 1; i < cores.size(); ++i)
       if (firstEnd(i) > firstEnd(c))
         c = i;
-    double t = firstEnd(c);
+    return pathBack(c, firstEnd(c), 0);
+  }
+
+  /// Walks back from time `t` on core `c` to time `stop`: a core's own work
+  /// back to the last rendezvous it waited in, then the transfer, then the
+  /// peer it waited for, from when that peer arrived.
+  std::vector<PathStep> pathBack(size_t c, double t, double stop) const {
+    std::vector<PathStep> path;
     // Work of core `core` in [from, to), one step per node it ran.
     auto work = [&](size_t core, double from, double to) {
       const auto &starts = cores[core].nodeStarts;
@@ -184,18 +197,18 @@ private:
     std::vector<size_t> nextWait(cores.size());
     for (size_t i = 0; i < cores.size(); ++i)
       nextWait[i] = cores[i].waits.size();
-    while (t > 0) {
+    while (t > stop) {
       const std::vector<Core::Wait> &waits = cores[c].waits;
       size_t &k = nextWait[c];
       while (k > 0 && waits[k - 1].done > t)
         --k;
-      if (k == 0) {
-        work(c, 0, t);
+      if (k == 0 || waits[k - 1].done <= stop) {
+        work(c, stop, t);
         break;
       }
       const Core::Wait &w = waits[--k];
       work(c, w.done, t);
-      path.push_back({int64_t(c), -1, true, w.peerArrived, w.done});
+      path.push_back({int64_t(c), -1, true, std::max(stop, w.peerArrived), w.done});
       t = w.peerArrived;
       c = w.peer;
     }
@@ -275,8 +288,7 @@ private:
       return;
     while (c.nextMark < c.marks->size() && (*c.marks)[c.nextMark].first <= c.pc) {
       c.node = (*c.marks)[c.nextMark].second;
-      if (c.roundEnds.empty())
-        c.nodeStarts.push_back({c.t, c.node});
+      c.nodeStarts.push_back({c.t, c.node});
       ++c.nextMark;
       if (c.node >= 0 && size_t(c.node) < nodeCores.size())
         nodeCores[c.node].insert(id);
@@ -286,7 +298,7 @@ private:
   /// node; a node starts with its first crossbar or vector instruction, not
   /// with a transfer, load or fill done early.
   void charge(const Core &c, double start, double end, double busy, bool computes = false) {
-    if (c.node < 0 || size_t(c.node) >= nodes.size())
+    if (c.node < 0 || size_t(c.node) >= nodes.size() || !c.roundEnds.empty())
       return;
     NodeTiming &n = nodes[c.node];
     if (computes)
@@ -476,8 +488,7 @@ private:
     // The side that came first waited for the other.
     bool senderFirst = sender.since < receiver.since;
     Core &early = senderFirst ? sender : receiver;
-    if (early.roundEnds.empty())
-      early.waits.push_back({senderFirst ? senderDone : receiverDone,
+    early.waits.push_back({senderFirst ? senderDone : receiverDone,
                              int64_t(senderFirst ? receiverId : senderId),
                              (senderFirst ? receiver : sender).since});
     account(sender, receiverId, senderDone,

@@ -867,6 +867,35 @@ TEST_F(TimingTest, CriticalPathFollowsTheWaits) {
   EXPECT_EQ(late.criticalPath[0].core, 1);
 }
 
+// The path of a looping round spans the last round: the slower core's own
+// work, reached through the wait of the core that waits for it.
+TEST_F(TimingTest, RoundPathIsWhatTheSteadyStateWaitsFor) {
+  Instruction send = Instruction::send(4, 1, 256), recv = Instruction::recv(5, 0, 256);
+  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
+  auto workOn = [](const sim::Timing &timing, int64_t core) {
+    double ns = 0;
+    for (const sim::PathStep &step : timing.roundPath)
+      if (!step.transfer && step.core == core)
+        ns += step.endNs - step.startNs;
+    return ns;
+  };
+  for (auto [sender, receiver, slower] :
+       {std::tuple{with(with(start(), adds(30)), {send}), with(with(start(), {recv}), adds(5)), 0},
+        std::tuple{with(with(start(), adds(5)), {send}), with(with(start(), {recv}), adds(30)), 1}}) {
+    writeAll(makeManifest(2), {sender, receiver});
+    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch, nullptr, 0, 4);
+    ASSERT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
+    const std::vector<sim::PathStep> &path = timing->roundPath;
+    ASSERT_FALSE(path.empty());
+    EXPECT_NEAR(path.back().endNs - path.front().startNs, timing->roundNs, 1);
+    for (size_t i = 1; i < path.size(); ++i)
+      EXPECT_EQ(path[i].startNs, path[i - 1].endNs);
+    EXPECT_GT(workOn(*timing, slower), 0.5 * timing->roundNs) << "slower core " << slower;
+    EXPECT_GT(workOn(*timing, slower), 2 * workOn(*timing, 1 - slower)) << "slower core " << slower;
+  }
+}
+
 TEST_F(TimingTest, GlobalMemoryServesOneRequestAtATime) {
   expectFinish({with(start(), {ld(5, 6, 1024)})}, {1787});
   expectFinish({with(start(), {st(6, 5, 1024)})}, {2413});

@@ -81,6 +81,9 @@ struct Timing {
   /// With several rounds: the time between two rounds of the whole chip in
   /// the steady state (1 / throughput).
   double roundNs = 0;
+  /// With several rounds: the same chain over the last round's time, back
+  /// from the end of the last round: what the steady state waits for.
+  std::vector<PathStep> roundPath;
   std::vector<CoreTiming> cores;
   std::vector<NodeTiming> nodes; // by node index, when marks are given
   Energy energy;
