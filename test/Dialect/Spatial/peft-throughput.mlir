@@ -122,3 +122,45 @@ func.func @four_on_two(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, t
   } -> tensor<16xf32> loc("light")
   return %f0, %f1, %f2, %f3, %l : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }
+
+// A sum of a layer and of a skip connection that passed another layer of
+// weights (a downsample, whose stage comes later but is no deeper) belongs
+// to the deeper layer's stage: in the skip's, it would hold that stage a
+// round long. Four stages take the four cores.
+// PIPELINE-LABEL: func @skip_sum
+// PIPELINE: spat.compute{{.*}}@w{{.*}}spat.core
+// PIPELINE: spat.compute{{.*}}@v{{.*}}spat.core = [[DEEP:[0-9]+]] : i64
+// PIPELINE: spat.compute{{.*}}@u{{.*}}spat.core
+// PIPELINE: spat.compute{{.*}}@t{{.*}}spat.core
+// PIPELINE: spat.compute(%{{.*}}, %{{.*}} : tensor<16xf32>, tensor<16xf32>) attributes {spat.core = [[DEEP]] : i64
+// PIPELINE: spat.add
+spat.global constant @u : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
+spat.global constant @t : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
+func.func @skip_sum(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("conv1")
+  %b = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("conv2")
+  %c = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("downsample")
+  %d = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@t[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("other")
+  %s = spat.compute(%b, %c : tensor<16xf32>, tensor<16xf32>) {
+  ^bb0(%p: tensor<16xf32>, %q: tensor<16xf32>):
+    %o = spat.add %p, %q : tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("sum")
+  return %s, %d : tensor<16xf32>, tensor<16xf32>
+}

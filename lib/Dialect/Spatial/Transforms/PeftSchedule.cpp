@@ -94,7 +94,9 @@ double makespan(ArrayRef<double> costs, int64_t cores) {
 }
 
 /// A task with weights (or without producers) belongs to the stage of its
-/// model node; any other task to the latest stage it reads from. Each stage
+/// model node; any other task to the deepest stage it reads from (a sum of
+/// a layer and its skip connection to the layer's stage, not the skip's:
+/// there it would hold the skip's stage a round long). Each stage
 /// gets the cores its crossbars need; then, one by one, the other cores go
 /// to the stage that takes longest, while one more core shortens it.
 Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
@@ -103,14 +105,21 @@ Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
   DenseMap<const void *, int64_t> byNode;
   std::vector<std::vector<double>> costs; // by stage, a copy's tasks as one
   std::vector<int64_t> largeTasks, smallCrossbars;
+  // How many stages lie before a stage on the longest path to it.
+  std::vector<int64_t> depth;
   DenseMap<int64_t, std::pair<int64_t, size_t>> copyCost; // copy: (stage, index)
   int64_t perCore = arch.matrix.xbarArrayCount;
   for (unsigned t = 0; t < tasks.size(); ++t) {
     const Task &task = tasks[t];
-    int64_t stage = -1;
-    if (task.crossbars == 0)
-      for (const Edge &e : task.preds)
-        stage = std::max(stage, stages.of[e.task]);
+    // The deepest stage the task reads from (the latest of equals).
+    int64_t latest = -1;
+    for (const Edge &e : task.preds) {
+      int64_t from = stages.of[e.task];
+      if (latest < 0 || depth[from] > depth[latest] ||
+          (depth[from] == depth[latest] && from > latest))
+        latest = from;
+    }
+    int64_t stage = task.crossbars == 0 ? latest : -1;
     if (stage < 0) {
       auto [it, isNew] =
           byNode.try_emplace(task.op->getLoc().getAsOpaquePointer(), int64_t(costs.size()));
@@ -118,6 +127,7 @@ Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
         costs.emplace_back();
         largeTasks.push_back(0);
         smallCrossbars.push_back(0);
+        depth.push_back(latest < 0 ? 0 : depth[latest] + 1);
       }
       stage = it->second;
     }
