@@ -57,6 +57,11 @@ struct LoweringContext {
   double copyBudget = 0.9;
   /// The next value of kCopyAttr.
   int64_t nextCopy = 0;
+  /// Pipelines: the sums whose operand `first` skips layers, with the
+  /// convolution that reads that operand and passes it on (`second`; see
+  /// planPassThroughs); and the operand as each such convolution passed it.
+  llvm::DenseMap<mlir::Operation *, std::pair<unsigned, mlir::Operation *>> skips{};
+  llvm::DenseMap<mlir::Operation *, mlir::Value> passedInput{};
 
   /// How long the computes of work without weights are. In a pipeline, as
   /// long as the slowest band, so that they do not stand out either. For one
@@ -134,12 +139,21 @@ DenseTiling denseTiling(const Arch &arch, int64_t patch, int64_t og);
 /// How many bands of output rows (or of parts of rows) each convolution and
 /// pooling of `module` is cut into (LoweringContext::bands and bandNs).
 /// Every band holds its own copy of the weights, so bands run on different
-/// cores at once: the free crossbars of the chip go to the copies that
-/// shorten one inference most (layers run one after another, so the sum
-/// over layers of a band's time is what is minimized). Copies are counted by
+/// cores at once. For one inference, the free crossbars of the chip go to
+/// the copies that shorten it most (layers run one after another, so the sum
+/// over layers of a band's time is what is minimized); copies are counted by
 /// their crossbars; when they do not pack onto the cores, scheduling says so
-/// and the driver plans for fewer.
+/// and the driver plans for fewer. For a pipeline, the cores of the chip go
+/// to the slowest layer, a band at a time.
 void planWindowBands(mlir::ModuleOp module, LoweringContext &lowering);
+
+/// For a pipeline of layer stages: a sum whose operands come from layers
+/// two stages apart (a residual connection) would have the earlier stage
+/// wait for the later one in a rendezvous every round. When the layer in
+/// between is a convolution that reads the earlier operand on the same grid
+/// of pixels, its computes pass on the pixels of their rows, and the sum
+/// reads them there, one stage back.
+void planPassThroughs(mlir::ModuleOp module, LoweringContext &lowering);
 
 /// Patterns of convolutions and pooling (channels-last forms).
 void populateWindowPatterns(mlir::RewritePatternSet &patterns, LoweringContext &lowering);

@@ -337,8 +337,13 @@ struct LowerBinary : public LoweringPattern<OnnxOp> {
   LogicalResult matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> inputs = {adaptor.getA(), adaptor.getB()};
+    // A residual input as the layer it skips passed it on.
+    if (auto skip = this->lowering.skips.find(op); skip != this->lowering.skips.end())
+      if (Value passed = this->lowering.passedInput.lookup(skip->second.second))
+        inputs[skip->second.first] = passed;
     SmallVector<RowOperand> operands;
-    for (Value value : {adaptor.getA(), adaptor.getB()}) {
+    for (Value value : inputs) {
       FailureOr<RowOperand> operand =
           broadcastOperand(rewriter, op, value, type, this->lowering);
       if (failed(operand))
@@ -748,6 +753,7 @@ struct ConvertOnnxToSpatialPass
     lowering.oneInference = !throughput;
     lowering.copyBudget = copyBudget;
     planWindowBands(module, lowering);
+    planPassThroughs(module, lowering);
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
     target.addLegalDialect<SpatDialect, tensor::TensorDialect, arith::ArithDialect,

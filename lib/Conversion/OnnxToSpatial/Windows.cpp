@@ -63,6 +63,19 @@ struct Window {
   std::pair<int64_t, int64_t> inputRows(int64_t first, int64_t end) const {
     return inputSpan(0, first, end);
   }
+  /// The kernel position that reads each output pixel's own input pixel,
+  /// when the window keeps the grid of pixels (stride 1, centred odd
+  /// kernel).
+  std::optional<int64_t> centerPosition() const {
+    int64_t position = 0;
+    for (size_t d = 0; d < rank(); ++d) {
+      if (strides[d] != 1 || dilations[d] != 1 || kernel[d] % 2 == 0 ||
+          low[d] != kernel[d] / 2 || high[d] != kernel[d] / 2 || in[d] != out[d])
+        return std::nullopt;
+      position = position * kernel[d] + kernel[d] / 2;
+    }
+    return position;
+  }
   /// The window as it reads a slice of the padded input of spatial sizes
   /// `sizes`.
   Window over(ArrayRef<int64_t> sizes) const {
@@ -358,7 +371,8 @@ int64_t tilesPerBandCompute(const Arch &arch, int64_t rowTiles, int64_t maxTiles
 SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location loc,
                                    LoweringContext &lowering, const Window &w,
                                    ArrayRef<Band> bands, GlobalOp weights, Value bias,
-                                   int64_t c0, int64_t cg, int64_t og) {
+                                   int64_t c0, int64_t cg, int64_t og,
+                                   SmallVectorImpl<Value> *passedPixels = nullptr) {
   const Arch &arch = lowering.arch;
   MLIRContext *context = rewriter.getContext();
   int64_t patch = w.kernelPositions() * cg;
@@ -405,8 +419,13 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
         SmallVector<Value> shared = {band.input};
         if (complete && biasSlice)
           shared.push_back(biasSlice);
-        ComputeOpInterface compute = bandCompute(
-            rewriter, loc, band, {}, shared, tiles, cols,
+        // The band's first compute passes its pixels on, when asked to.
+        bool passes = passedPixels && c == 0 && t0 == 0;
+        SmallVector<Type> resultTypes = {blockType};
+        if (passes)
+          resultTypes.push_back(f32Tensor(context, {cg}));
+        ComputeOpInterface compute = buildCompute(
+            rewriter, loc, lanes, {}, shared, tiles, resultTypes,
             [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
               SmallVector<Value> products;
               for (int64_t t = t0; t < t1; ++t) {
@@ -417,8 +436,14 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
               }
               if (complete && biasSlice)
                 products.push_back(args[1]);
-              return {sum(b, l, products)};
+              SmallVector<Value> results = {sum(b, l, products)};
+              if (passes)
+                results.push_back(
+                    windowChannels(b, l, args[0], band, *w.centerPosition(), c0, cg));
+              return results;
             });
+        if (passes)
+          passedPixels->push_back(reshape(rewriter, loc, compute->getResult(1), {lanes, cg}));
         if (band.sharesCopy) {
           auto [it, isNew] = copyIds.try_emplace({band.copy, c, t0}, lowering.nextCopy);
           lowering.nextCopy += isNew;
@@ -482,6 +507,14 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
         bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
 
     SmallVector<Value> bandResults;
+    // A pipeline's sum that skips this layer reads its input from here.
+    // Only windows of several pixels pass it on: behind a 1x1 convolution
+    // (mobilenet_v2's inverted residuals) the pipeline got slower.
+    bool passes = group == 1 && !(cg == 1 && og == 1) && w.kernelPositions() > 1 &&
+                  w.centerPosition() &&
+                  llvm::any_of(lowering.skips,
+                               [&](const auto &skip) { return skip.second.second == op; });
+    SmallVector<Value> passedPixels;
     if (cg == 1 && og == 1) {
       // Depthwise: a multiply-add per kernel position on the vector unit,
       // with the weights as [K, C] rows.
@@ -530,7 +563,8 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
         Value groupBias =
             biasValue ? slice(rewriter, loc, biasValue, {g * og}, {og}, {og}) : Value();
         groups.push_back(lowerDenseGroup(rewriter, loc, lowering, w, bands, global,
-                                         groupBias, g * cg, cg, og));
+                                         groupBias, g * cg, cg, og,
+                                         passes ? &passedPixels : nullptr));
       }
       for (size_t b = 0; b < bands.size(); ++b) {
         SmallVector<Value> parts;
@@ -541,6 +575,9 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
                               : rewriter.create<tensor::ConcatOp>(loc, 1, parts).getResult());
       }
     }
+    if (!passedPixels.empty())
+      lowering.passedInput[op] = assembleBands(
+          rewriter, loc, passedPixels, cast<RankedTensorType>(adaptor.getX().getType()));
     rewriter.replaceOp(op, assembleBands(rewriter, loc, bandResults, resultType));
     return success();
   }
@@ -903,6 +940,59 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
           std::min(layer.rows * layer.maxParts, arch.coreCount)));
     lowering.bands[layer.op] = layer.bands;
   }
+}
+
+/// Work that takes a stage of its own in a pipeline: a product with a
+/// constant matrix (depthwise convolutions run on the vector unit).
+static bool hasWeights(Operation *op) {
+  if (auto conv = dyn_cast<onnx::ConvOp>(op)) {
+    auto w = cast<RankedTensorType>(conv.getW().getType());
+    return !(w.getDimSize(1) == 1 && w.getDimSize(0) == conv.getGroup());
+  }
+  if (auto matmul = dyn_cast<onnx::MatMulOp>(op))
+    return matmul.getB().getDefiningOp<onnx::ConstantOp>() != nullptr;
+  return isa<onnx::GemmOp>(op);
+}
+
+void lowering::planPassThroughs(ModuleOp module, LoweringContext &lowering) {
+  if (lowering.oneInference)
+    return;
+  // The depth of a value: the most layers with weights on a path to it.
+  DenseMap<Value, int64_t> depth;
+  module.walk([&](Operation *op) {
+    int64_t d = 0;
+    for (Value input : op->getOperands())
+      d = std::max(d, depth.lookup(input));
+    d += hasWeights(op);
+    for (Value result : op->getResults())
+      depth[result] = d;
+    auto add = dyn_cast<onnx::AddOp>(op);
+    if (!add || std::abs(depth.lookup(add.getA()) - depth.lookup(add.getB())) != 2)
+      return;
+    unsigned early = depth.lookup(add.getA()) < depth.lookup(add.getB()) ? 0 : 1;
+    Value skipped = op->getOperand(early);
+    // The layer between, on the other operand's deepest path, must read the
+    // skipped operand itself.
+    Value v = op->getOperand(1 - early);
+    int64_t between = depth.lookup(skipped) + 1;
+    while (Operation *def = v.getDefiningOp()) {
+      if (depth.lookup(v) < between)
+        return;
+      if (hasWeights(def) && depth.lookup(v) == between) {
+        auto conv = dyn_cast<onnx::ConvOp>(def);
+        if (conv && conv.getX() == skipped)
+          lowering.skips[op] = {early, def};
+        return;
+      }
+      Value deepest;
+      for (Value input : def->getOperands())
+        if (!deepest || depth.lookup(input) > depth.lookup(deepest))
+          deepest = input;
+      if (!deepest)
+        return;
+      v = deepest;
+    }
+  });
 }
 
 void lowering::populateWindowPatterns(RewritePatternSet &patterns,

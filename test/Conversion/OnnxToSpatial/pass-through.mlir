@@ -1,0 +1,43 @@
+// RUN: pimc-opt %s --split-input-file --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=PIPELINE
+// RUN: pimc-opt %s --split-input-file --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=LATENCY
+
+// A residual block as a pipeline: the sum would read its skip input from
+// the stage before the first convolution, two stages back, and hold that
+// stage a round long. The first convolution reads those pixels anyway, so
+// each of its band computes also yields its own pixels (the centre of its
+// window), and the sum reads them there. One inference needs no such thing.
+// PIPELINE-LABEL: func @residual
+// PIPELINE: %[[A:.*]]:2 = spat.compute_batch lanes(8) shared(%{{.*}} : tensor<1x4x6x2xf32>) tiles [#spat.tile<@conv_weights[0, 0]
+// PIPELINE: %[[CENTRE:.*]] = spat.lane_slice %{{.*}}[14 + lanes [2, 4] * [12, 2]] : tensor<1x4x6x2xf32> -> tensor<2xf32>
+// PIPELINE: spat.yield %{{.*}}, %[[CENTRE]] : tensor<2xf32>, tensor<2xf32>
+// PIPELINE: %[[B:.*]] = spat.compute_batch lanes(8) shared(%{{.*}} : tensor<1x4x6x2xf32>) tiles [#spat.tile<@conv_weights_1[0, 0]
+// PIPELINE: spat.compute_batch lanes(8) lane(%[[B]], %[[A]]#1 : tensor<8x2xf32>, tensor<8x2xf32>) {
+// PIPELINE-NEXT: ^bb0
+// PIPELINE-NEXT: spat.add
+// LATENCY-LABEL: func @residual
+// LATENCY-NOT: :2 = spat.compute
+func.func @residual(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w1 = onnx.Constant dense<0.5> : tensor<2x2x3x3xf32> : tensor<2x2x3x3xf32>
+  %w2 = onnx.Constant dense<0.25> : tensor<2x2x3x3xf32> : tensor<2x2x3x3xf32>
+  %a = onnx.Conv %x, %w1 {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x2x3x3xf32>) -> tensor<1x4x4x2xf32>
+  %r = onnx.Relu %a : tensor<1x4x4x2xf32>
+  %b = onnx.Conv %r, %w2 {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x2x3x3xf32>) -> tensor<1x4x4x2xf32>
+  %y = onnx.Add %b, %x : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  return %y : tensor<1x4x4x2xf32>
+}
+
+// -----
+
+// Behind a 1x1 convolution (mobilenet_v2's inverted residuals) the pipeline
+// got slower with the pixels passed on: the sum reads its skip input where
+// it is.
+// PIPELINE-LABEL: func @residual_1x1
+// PIPELINE-NOT: :2 = spat.compute
+func.func @residual_1x1(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w1 = onnx.Constant dense<0.5> : tensor<2x2x1x1xf32> : tensor<2x2x1x1xf32>
+  %w2 = onnx.Constant dense<0.25> : tensor<2x2x1x1xf32> : tensor<2x2x1x1xf32>
+  %a = onnx.Conv %x, %w1 {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x4x4x2xf32>
+  %b = onnx.Conv %a, %w2 {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x4x4x2xf32>
+  %y = onnx.Add %b, %x : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  return %y : tensor<1x4x4x2xf32>
+}
