@@ -902,29 +902,30 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
       cores -= more;
       slowest->bands = slowest->next();
     }
-  }
-  // Marginal analysis: the next copy goes where it saves the most time per
-  // crossbar, while the chip has crossbars for it.
-  auto gain = [&](const Layer &l) {
-    int64_t next = l.next();
-    return (l.bandNs() - l.bandNs(next)) / ((next - l.bands) * l.crossbars);
-  };
-  auto lower = [&](unsigned a, unsigned b) { return gain(layers[a]) < gain(layers[b]); };
-  std::priority_queue<unsigned, std::vector<unsigned>, decltype(lower)> next(lower);
-  for (unsigned i = 0; i < layers.size() && lowering.oneInference; ++i)
-    if (layers[i].crossbars > 0 && layers[i].next())
-      next.push(i);
-  while (!next.empty() && used <= budget) {
-    unsigned i = next.top();
-    next.pop();
-    Layer &layer = layers[i];
-    int64_t more = layer.next() - layer.bands;
-    if (used + more * layer.crossbars > budget)
-      continue;
-    used += more * layer.crossbars;
-    layer.bands += more;
-    if (layer.next())
-      next.push(i);
+  } else {
+    // One inference, by marginal analysis: the next copy goes where it
+    // saves the most time per crossbar, while the chip has crossbars for it.
+    auto gain = [&](const Layer &l) {
+      int64_t next = l.next();
+      return (l.bandNs() - l.bandNs(next)) / ((next - l.bands) * l.crossbars);
+    };
+    auto lower = [&](unsigned a, unsigned b) { return gain(layers[a]) < gain(layers[b]); };
+    std::priority_queue<unsigned, std::vector<unsigned>, decltype(lower)> next(lower);
+    for (unsigned i = 0; i < layers.size(); ++i)
+      if (layers[i].crossbars > 0 && layers[i].next())
+        next.push(i);
+    while (!next.empty() && used <= budget) {
+      unsigned i = next.top();
+      next.pop();
+      Layer &layer = layers[i];
+      int64_t more = layer.next() - layer.bands;
+      if (used + more * layer.crossbars > budget)
+        continue;
+      used += more * layer.crossbars;
+      layer.bands += more;
+      if (layer.next())
+        next.push(i);
+    }
   }
   double slowest = 0;
   for (const Layer &layer : layers)
