@@ -72,8 +72,8 @@ struct Core {
   size_t nextMark = 0;
   int32_t node = -1; // the model node of the instruction at pc
   std::vector<double> roundEnds; // when each pass over the program ended
-  /// For the critical paths: each rendezvous this core waited
-  /// in for a later peer, and when the core moved on to each model node.
+  /// For the critical paths: each rendezvous this core waited in for a
+  /// later peer, and when the core moved on to each model node.
   struct Wait {
     double done;
     int64_t peer;
@@ -489,8 +489,8 @@ private:
     bool senderFirst = sender.since < receiver.since;
     Core &early = senderFirst ? sender : receiver;
     early.waits.push_back({senderFirst ? senderDone : receiverDone,
-                             int64_t(senderFirst ? receiverId : senderId),
-                             (senderFirst ? receiver : sender).since});
+                           int64_t(senderFirst ? receiverId : senderId),
+                           (senderFirst ? receiver : sender).since});
     account(sender, receiverId, senderDone,
             noc(senderId, receiverId, 1) + cost.localReadNs(bytes));
     account(receiver, senderId, receiverDone,

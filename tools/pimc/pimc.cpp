@@ -60,7 +60,8 @@ static cl::opt<std::string> mode("mode",
 static cl::opt<std::string> plan(
     "plan",
     cl::desc("throughput mode: stages (a pipeline of layer stages), whole-chip (every core on "
-             "every layer) or best (the default: compile both, keep the shorter round)"),
+             "every layer) or best (the default: compile both, keep the one pimsim-nn counts more "
+             "samples of)"),
     cl::init("best"), cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<double> copyBudget(
     "copy-budget",

@@ -35,7 +35,8 @@ struct CompileOptions {
   /// How the looping programs share the chip: a pipeline of layer stages,
   /// each on cores of its own; or every core on every layer, each round one
   /// inference as latency mode compiles it (rounds overlap as cores finish
-  /// their part); or (Best) both, keeping the one with the shorter round.
+  /// their part); or (Best) both, keeping the one with the higher throughput as
+  /// pimsim-nn counts it (samples done in sim_time, the fill included).
   enum class Plan { Best, LayerStages, WholeChip };
   Plan plan = Plan::Best;
   /// The share of the chip's crossbars weights and their copies may take;

@@ -769,6 +769,13 @@ DenseTiling lowering::denseTiling(const Arch &arch, int64_t patch, int64_t og) {
           (og + width - 1) / width, width, perCrossbar};
 }
 
+/// One input channel per group and one output channel: a product per
+/// channel, on the vector unit.
+static bool isDepthwise(onnx::ConvOp conv) {
+  auto w = cast<RankedTensorType>(conv.getW().getType());
+  return w.getDimSize(1) == 1 && w.getDimSize(0) == conv.getGroup();
+}
+
 void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
   const Arch &arch = lowering.arch;
   CostModel cost(arch);
@@ -830,7 +837,7 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
       int64_t group = conv.getGroup(), cg = wType.getDimSize(1);
       int64_t og = wType.getDimSize(0) / group;
       double pixelNs = 0;
-      if (cg == 1 && og == 1) {
+      if (isDepthwise(conv)) {
         pixelNs = positions * 2 * cost.vectorNs(2, channels);
       } else {
         DenseTiling tiling = denseTiling(arch, positions * cg, og);
@@ -946,10 +953,8 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
 /// Work that takes a stage of its own in a pipeline: a product with a
 /// constant matrix (depthwise convolutions run on the vector unit).
 static bool hasWeights(Operation *op) {
-  if (auto conv = dyn_cast<onnx::ConvOp>(op)) {
-    auto w = cast<RankedTensorType>(conv.getW().getType());
-    return !(w.getDimSize(1) == 1 && w.getDimSize(0) == conv.getGroup());
-  }
+  if (auto conv = dyn_cast<onnx::ConvOp>(op))
+    return !isDepthwise(conv);
   if (auto matmul = dyn_cast<onnx::MatMulOp>(op))
     return matmul.getB().getDefiningOp<onnx::ConstantOp>() != nullptr;
   return isa<onnx::GemmOp>(op);

@@ -96,9 +96,9 @@ double makespan(ArrayRef<double> costs, int64_t cores) {
 /// A task with weights (or without producers) belongs to the stage of its
 /// model node; any other task to the deepest stage it reads from (a sum of
 /// a layer and its skip connection to the layer's stage, not the skip's:
-/// there it would hold the skip's stage a round long). Each stage
-/// gets the cores its crossbars need; then, one by one, the other cores go
-/// to the stage that takes longest, while one more core shortens it.
+/// there it would hold the skip's stage a round long). Each stage gets the
+/// cores its crossbars need; then the other cores go to the stage that
+/// takes longest, as many at a time as shorten it, while that many are left.
 Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
   Stages stages;
   stages.of.assign(tasks.size(), -1);
@@ -112,14 +112,14 @@ Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
   for (unsigned t = 0; t < tasks.size(); ++t) {
     const Task &task = tasks[t];
     // The deepest stage the task reads from (the latest of equals).
-    int64_t latest = -1;
+    int64_t deepest = -1;
     for (const Edge &e : task.preds) {
       int64_t from = stages.of[e.task];
-      if (latest < 0 || depth[from] > depth[latest] ||
-          (depth[from] == depth[latest] && from > latest))
-        latest = from;
+      if (deepest < 0 || depth[from] > depth[deepest] ||
+          (depth[from] == depth[deepest] && from > deepest))
+        deepest = from;
     }
-    int64_t stage = task.crossbars == 0 ? latest : -1;
+    int64_t stage = task.crossbars == 0 ? deepest : -1;
     if (stage < 0) {
       auto [it, isNew] =
           byNode.try_emplace(task.op->getLoc().getAsOpaquePointer(), int64_t(costs.size()));
@@ -127,7 +127,7 @@ Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
         costs.emplace_back();
         largeTasks.push_back(0);
         smallCrossbars.push_back(0);
-        depth.push_back(latest < 0 ? 0 : depth[latest] + 1);
+        depth.push_back(deepest < 0 ? 0 : depth[deepest] + 1);
       }
       stage = it->second;
     }
