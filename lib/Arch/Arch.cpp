@@ -369,3 +369,12 @@ const Arch &Arch::builtinDefault() {
   }();
   return arch;
 }
+
+DenseTiling pimc::denseTiling(const Arch &arch, int64_t patch, int64_t og) {
+  int64_t perCrossbar = arch.outputsPerCrossbar();
+  int64_t maxCols = arch.groupCrossbarLimit() * perCrossbar;
+  int64_t blocks = (og + maxCols - 1) / maxCols;
+  int64_t width = ((og + blocks - 1) / blocks + perCrossbar - 1) / perCrossbar * perCrossbar;
+  return {(patch + arch.matrix.xbarRows - 1) / arch.matrix.xbarRows,
+          (og + width - 1) / width, width, perCrossbar};
+}

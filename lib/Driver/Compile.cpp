@@ -243,6 +243,7 @@ void addStagePasses(PassManager &pm, StringRef stage, const CompileOptions &opti
     func.addPass(onnx::createOnnxCanonicalize());
     func.addPass(onnx::createOnnxChannelsLast());
     func.addPass(onnx::createOnnxCanonicalize());
+    func.addPass(onnx::createOnnxPackPixels(onnx::OnnxPackPixelsOptions{options.archPath}));
     return;
   }
   pm.addPass(stagePass(stage, options));

@@ -116,6 +116,21 @@ struct Arch {
   int64_t hops(int64_t a, int64_t b) const;
 };
 
+/// How a [patch, og] weight matrix is cut into crossbar tiles: row tiles of
+/// a crossbar's rows, and column blocks of `width` outputs (a whole number
+/// of crossbars, balanced) that each fit one array group.
+struct DenseTiling {
+  int64_t rowTiles, blocks, width, perCrossbar;
+  int64_t columns(int64_t block, int64_t og) const {
+    return std::min(width, og - block * width);
+  }
+  /// The crossbars of a tile of column block `block`.
+  int64_t crossbars(int64_t block, int64_t og) const {
+    return (columns(block, og) + perCrossbar - 1) / perCrossbar;
+  }
+};
+DenseTiling denseTiling(const Arch &arch, int64_t patch, int64_t og);
+
 /// Writes a network file for a layoutRows x layoutCols mesh: 2 + 2*hops ns
 /// per flit between cores, 15 ns to and from global memory, 46 pJ per flit.
 std::string meshNetworkJson(int64_t rows, int64_t cols, int64_t globalId);

@@ -121,21 +121,6 @@ mlir::Value sumTree(mlir::ConversionPatternRewriter &rewriter, mlir::Location lo
                     const LoweringContext &lowering, llvm::ArrayRef<mlir::Value> terms,
                     std::optional<RowOperand> bias, mlir::RankedTensorType type);
 
-/// How a [patch, og] weight matrix is cut into crossbar tiles: row tiles of
-/// a crossbar's rows, and column blocks of `width` outputs (a whole number
-/// of crossbars, balanced) that each fit one array group.
-struct DenseTiling {
-  int64_t rowTiles, blocks, width, perCrossbar;
-  int64_t columns(int64_t block, int64_t og) const {
-    return std::min(width, og - block * width);
-  }
-  /// The crossbars of a tile of column block `block`.
-  int64_t crossbars(int64_t block, int64_t og) const {
-    return (columns(block, og) + perCrossbar - 1) / perCrossbar;
-  }
-};
-DenseTiling denseTiling(const Arch &arch, int64_t patch, int64_t og);
-
 /// How many bands of output rows (or of parts of rows) each convolution and
 /// pooling of `module` is cut into (LoweringContext::bands and bandNs).
 /// Every band holds its own copy of the weights, so bands run on different

@@ -341,7 +341,9 @@ struct LowerBinary : public LoweringPattern<OnnxOp> {
     // A residual input as the layer it skips passed it on.
     if (auto skip = this->lowering.skips.find(op); skip != this->lowering.skips.end())
       if (Value passed = this->lowering.passedInput.lookup(skip->second.second))
-        inputs[skip->second.first] = passed;
+        inputs[skip->second.first] =
+            reshape(rewriter, op.getLoc(), passed,
+                    cast<RankedTensorType>(inputs[skip->second.first].getType()).getShape());
     SmallVector<RowOperand> operands;
     for (Value value : inputs) {
       FailureOr<RowOperand> operand =

@@ -63,18 +63,22 @@ struct Window {
   std::pair<int64_t, int64_t> inputRows(int64_t first, int64_t end) const {
     return inputSpan(0, first, end);
   }
-  /// The kernel position that reads each output pixel's own input pixel,
-  /// when the window keeps the grid of pixels (stride 1, centred odd
-  /// kernel).
-  std::optional<int64_t> centerPosition() const {
-    int64_t position = 0;
+  /// Where a lane's window holds the lane's own input pixels, when the
+  /// output keeps the input's grid: a window centred on its pixel, of
+  /// stride 1, or one packed over `strides` pixels of the last dimension
+  /// (onnx-pack-pixels). They are contiguous: the offset of the first, and
+  /// the count.
+  std::optional<std::pair<int64_t, int64_t>> ownPixels() const {
+    int64_t offset = 0;
     for (size_t d = 0; d < rank(); ++d) {
-      if (strides[d] != 1 || dilations[d] != 1 || kernel[d] % 2 == 0 ||
-          low[d] != kernel[d] / 2 || high[d] != kernel[d] / 2 || in[d] != out[d])
+      int64_t halo = kernel[d] - strides[d];
+      if ((d + 1 < rank() && strides[d] != 1) || dilations[d] != 1 || halo < 0 ||
+          halo % 2 || low[d] != halo / 2 || high[d] != halo / 2 ||
+          in[d] != out[d] * strides[d])
         return std::nullopt;
-      position = position * kernel[d] + kernel[d] / 2;
+      offset += halo / 2 * paddedStride[d];
     }
-    return position;
+    return std::make_pair(offset, strides.back());
   }
   /// The window as it reads a slice of the padded input of spatial sizes
   /// `sizes`.
@@ -423,7 +427,7 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
         bool passes = passedPixels && c == 0 && t0 == 0;
         SmallVector<Type> resultTypes = {blockType};
         if (passes)
-          resultTypes.push_back(f32Tensor(context, {cg}));
+          resultTypes.push_back(f32Tensor(context, {band.view.ownPixels()->second * cg}));
         ComputeOpInterface compute = buildCompute(
             rewriter, loc, lanes, {}, shared, tiles, resultTypes,
             [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
@@ -437,13 +441,18 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
               if (complete && biasSlice)
                 products.push_back(args[1]);
               SmallVector<Value> results = {sum(b, l, products)};
-              if (passes)
-                results.push_back(
-                    windowChannels(b, l, args[0], band, *w.centerPosition(), c0, cg));
+              if (passes) {
+                auto [offset, pixels] = *band.view.ownPixels();
+                results.push_back(b.create<LaneSliceOp>(
+                    l, f32Tensor(context, {pixels * cg}), args[0],
+                    b.getI64IntegerAttr(offset + c0), b.getDenseI64ArrayAttr(band.laneDims),
+                    b.getDenseI64ArrayAttr(band.laneStrides)));
+              }
               return results;
             });
         if (passes)
-          passedPixels->push_back(reshape(rewriter, loc, compute->getResult(1), {lanes, cg}));
+          passedPixels->push_back(reshape(rewriter, loc, compute->getResult(1),
+                                          {lanes * band.view.ownPixels()->second, cg}));
         if (band.sharesCopy) {
           auto [it, isNew] = copyIds.try_emplace({band.copy, c, t0}, lowering.nextCopy);
           lowering.nextCopy += isNew;
@@ -508,10 +517,12 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
 
     SmallVector<Value> bandResults;
     // A pipeline's sum that skips this layer reads its input from here.
-    // Only windows of several pixels pass it on: behind a 1x1 convolution
-    // (mobilenet_v2's inverted residuals) the pipeline got slower.
-    bool passes = group == 1 && !(cg == 1 && og == 1) && w.kernelPositions() > 1 &&
-                  w.centerPosition() &&
+    // Only windows wider than their own pixels pass it on: behind a 1x1
+    // convolution (mobilenet_v2's inverted residuals) the pipeline got
+    // slower.
+    std::optional<std::pair<int64_t, int64_t>> own = w.ownPixels();
+    bool passes = group == 1 && !(cg == 1 && og == 1) && own &&
+                  w.kernelPositions() > own->second &&
                   llvm::any_of(lowering.skips,
                                [&](const auto &skip) { return skip.second.second == op; });
     SmallVector<Value> passedPixels;
@@ -760,14 +771,6 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
 };
 } // namespace
 
-DenseTiling lowering::denseTiling(const Arch &arch, int64_t patch, int64_t og) {
-  int64_t perCrossbar = arch.outputsPerCrossbar();
-  int64_t maxCols = arch.groupCrossbarLimit() * perCrossbar;
-  int64_t blocks = (og + maxCols - 1) / maxCols;
-  int64_t width = ((og + blocks - 1) / blocks + perCrossbar - 1) / perCrossbar * perCrossbar;
-  return {(patch + arch.matrix.xbarRows - 1) / arch.matrix.xbarRows,
-          (og + width - 1) / width, width, perCrossbar};
-}
 
 /// One input channel per group and one output channel: a product per
 /// channel, on the vector unit.
@@ -985,8 +988,13 @@ void lowering::planPassThroughs(ModuleOp module, LoweringContext &lowering) {
       if (depth.lookup(v) < between)
         return;
       if (hasWeights(def) && depth.lookup(v) == between) {
+        // Either may have the pixels regrouped (onnx-pack-pixels).
+        auto ungrouped = [](Value value) {
+          auto reshape = value.getDefiningOp<onnx::ReshapeOp>();
+          return reshape ? reshape.getData() : value;
+        };
         auto conv = dyn_cast<onnx::ConvOp>(def);
-        if (conv && conv.getX() == skipped)
+        if (conv && ungrouped(conv.getX()) == ungrouped(skipped))
           lowering.skips[op] = {early, def};
         return;
       }

@@ -1,5 +1,6 @@
 // RUN: pimc-opt %s --split-input-file --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=PIPELINE
 // RUN: pimc-opt %s --split-input-file --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=LATENCY
+// RUN: pimc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(onnx-pack-pixels{arch=%inputs/tiny-arch.json}),convert-onnx-to-spatial{arch=%inputs/tiny-arch.json throughput=true})' | FileCheck %s --check-prefix=PACKED
 
 // A residual block as a pipeline: the sum would read its skip input from
 // the stage before the first convolution, two stages back, and hold that
@@ -15,6 +16,19 @@
 // PIPELINE-NEXT: ^bb0
 // PIPELINE-NEXT: spat.add
 // LATENCY-LABEL: func @residual
+// With four pixels a lane (onnx-pack-pixels, 16x16 crossbars), a lane's own
+// pixels are the 4 in the middle of its 3x6 window, and the sum of four-pixel
+// rows reads them as they are.
+// PACKED-LABEL: func @residual
+// PACKED: %[[A:.*]]:2 = spat.compute_batch lanes(2) shared(%{{.*}} : tensor<1x4x6x2xf32>) tiles [#spat.tile<@conv_weights[0, 0]
+// PACKED: %[[OWN:.*]] = spat.lane_slice %{{.*}}[14 + lanes [2, 1] * [12, 8]] : tensor<1x4x6x2xf32> -> tensor<8xf32>
+// PACKED: spat.yield %{{.*}}, %[[OWN]] : tensor<8xf32>, tensor<8xf32>
+// PACKED: %[[PASSED:.*]] = spat.reshape %[[A]]#1 : tensor<2x8xf32> to tensor<8x2xf32>
+// PACKED: %[[B:.*]] = spat.compute_batch lanes(2) shared(%{{.*}} : tensor<1x4x6x2xf32>) tiles [#spat.tile<@conv_weights_1[0, 0]
+// PACKED: %[[SKIP:.*]] = spat.reshape %[[PASSED]] : tensor<8x2xf32> to tensor<2x8xf32>
+// PACKED: spat.compute_batch lanes(2) lane(%[[B]], %[[SKIP]] : tensor<2x8xf32>, tensor<2x8xf32>) {
+// PACKED-NEXT: ^bb0
+// PACKED-NEXT: spat.add
 // LATENCY-NOT: :2 = spat.compute
 func.func @residual(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %w1 = onnx.Constant dense<0.5> : tensor<2x2x3x3xf32> : tensor<2x2x3x3xf32>
@@ -33,6 +47,8 @@ func.func @residual(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
 // it is.
 // PIPELINE-LABEL: func @residual_1x1
 // PIPELINE-NOT: :2 = spat.compute
+// PACKED-LABEL: func @residual_1x1
+// PACKED-NOT: :2 = spat.compute
 func.func @residual_1x1(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %w1 = onnx.Constant dense<0.5> : tensor<2x2x1x1xf32> : tensor<2x2x1x1xf32>
   %w2 = onnx.Constant dense<0.25> : tensor<2x2x1x1xf32> : tensor<2x2x1x1xf32>

@@ -31,4 +31,26 @@ def OnnxChannelsLast : Pass<"onnx-channels-last", "::mlir::func::FuncOp"> {
   }];
 }
 
+def OnnxPackPixels : Pass<"onnx-pack-pixels", "::mlir::func::FuncOp"> {
+  let summary = "Stage 1: convolutions that compute neighbouring pixels together";
+  let description = [{
+    A crossbar read costs the same energy however few of its rows and
+    columns hold weights, and an mvm takes the same time however many
+    crossbars its group has. A convolution with few output channels or a
+    short last row tile wastes both. P neighbouring output pixels of the
+    last spatial dimension read overlapping windows, so they can share one
+    weight matrix: the union of their windows (the kernel widened by
+    (P - 1) strides) times P copies of the weights, each shifted by a
+    stride. The convolution becomes one with that kernel, a stride P times
+    longer and P times the output channels; a Reshape (free in the
+    channels-last layout) gives back its pixels, and is moved past the
+    element-wise operations after it. P is the divisor of the output width
+    up to 8 whose crossbar reads per pixel are fewest (then its mvms).
+  }];
+  let options = [
+    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
+           "pimsim-nn architecture file (empty: the built-in chip-144)">,
+  ];
+}
+
 #endif // PIMC_DIALECT_ONNX_TRANSFORMS_PASSES_TD
