@@ -243,7 +243,8 @@ void addStagePasses(PassManager &pm, StringRef stage, const CompileOptions &opti
     func.addPass(onnx::createOnnxCanonicalize());
     func.addPass(onnx::createOnnxChannelsLast());
     func.addPass(onnx::createOnnxCanonicalize());
-    func.addPass(onnx::createOnnxPackPixels(onnx::OnnxPackPixelsOptions{options.archPath}));
+    if (options.packPixels)
+      func.addPass(onnx::createOnnxPackPixels(onnx::OnnxPackPixelsOptions{options.archPath}));
     return;
   }
   pm.addPass(stagePass(stage, options));
@@ -260,7 +261,7 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) 
     return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
   if (stage == "peft")
     return spat::createSpatPeftSchedule(
-        spat::SpatPeftScheduleOptions{arch, stages});
+        spat::SpatPeftScheduleOptions{arch, stages, stages && options.balanceWeightless});
   if (stage == "materialize")
     return spat::createSpatMaterializeSchedule();
   if (stage == "communication")
@@ -275,6 +276,16 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) 
   return nullptr;
 }
 } // namespace
+
+/// How a candidate of throughput mode lays out the programs.
+static std::string describePlan(const CompileOptions &options) {
+  if (options.plan == CompileOptions::Plan::WholeChip)
+    return "whole chip";
+  std::string variant = options.packPixels ? "pixels packed" : "pixels one by one";
+  if (options.balanceWeightless)
+    variant += ", sums on the least loaded cores";
+  return "layer stages, " + variant;
+}
 
 static double secondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -468,8 +479,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     int64_t expectedCount = simulated.rounds;
     timingReport["round_ns"] = roundNs;
     timingReport["round_path"] = pathStats(looping->roundPath, code->nodes);
-    timingReport["plan"] =
-        options.plan == CompileOptions::Plan::WholeChip ? "whole chip" : "layer stages";
+    timingReport["plan"] = describePlan(options);
     // pimsim-nn divides the energy of sim_time by the rounds it counts.
     timingReport["energy_per_sample_pj"] =
         timing->energy.dynamicPj() + timing->energy.staticMw * simTimeMs * 1e6 / expectedCount;
@@ -529,72 +539,102 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
   }
 }
 
+
 llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
   using Plan = CompileOptions::Plan;
-  if (!options.throughput || options.plan != Plan::Best || !options.emitMlirAfter.empty())
+  if (!options.throughput || options.plan == Plan::WholeChip || !options.emitMlirAfter.empty())
     return compilePlan(options, preloaded);
-  // Neither plan is faster on every model: compile both and keep the one
-  // with the higher throughput as pimsim-nn counts it (a pipeline of layer
-  // stages has the longer fill). The whole-chip programs go to a directory
-  // beside the output, and move in if they win.
+  // Neither plan, nor one way of laying out the layer stages, is the fastest
+  // on every model: each candidate compiles into a directory beside the
+  // output, and the one with the higher throughput as pimsim-nn counts it
+  // (samples done in sim_time, the fill included) moves in.
   auto started = std::chrono::steady_clock::now();
-  auto timingOf = [](const Object &report, StringRef key) {
-    return report.getObject("timing")->getNumber(key).value_or(0);
+  std::vector<CompileOptions> candidates;
+  if (options.plan == Plan::Best) {
+    candidates.push_back(options);
+    candidates.back().plan = Plan::WholeChip;
+  }
+  for (auto [pack, balance] : {std::pair{true, false}, {true, true}, {false, false}}) {
+    candidates.push_back(options);
+    candidates.back().plan = Plan::LayerStages;
+    candidates.back().packPixels = pack;
+    candidates.back().balanceWeightless = balance;
+  }
+  struct Result {
+    std::optional<Object> report;
+    std::string error;
   };
-  std::string wholeChipDir = options.outputDir + ".whole-chip";
-  auto compileAs = [&](Plan plan, const std::string &outputDir,
-                       StringRef description) -> llvm::Expected<Object> {
-    CompileOptions planned = options;
-    planned.plan = plan;
-    planned.outputDir = outputDir;
+  std::vector<Result> results(candidates.size());
+  auto countedNs = [](const Object &report) {
+    return report.getObject("timing")->getNumber("counted_sample_ns").value_or(0);
+  };
+  int best = -1;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    CompileOptions &candidate = candidates[i];
+    candidate.outputDir = options.outputDir + ".candidate" + std::to_string(i);
     // Only the last compile's IR may stay allocated at exit.
-    planned.keepIrAtExit = options.keepIrAtExit && plan == Plan::LayerStages;
+    candidate.keepIrAtExit = options.keepIrAtExit && i + 1 == candidates.size();
     if (options.progress)
-      llvm::errs() << "plan: " << description << "\n";
-    llvm::Expected<Object> report = compilePlan(planned, preloaded);
-    if (!report && plan == Plan::WholeChip)
-      llvm::sys::fs::remove_directories(wholeChipDir);
-    return report;
-  };
-  llvm::Expected<Object> whole =
-      compileAs(Plan::WholeChip, wholeChipDir, "every core on every layer, one inference a round");
-  llvm::Expected<Object> staged =
-      compileAs(Plan::LayerStages, options.outputDir, "a pipeline of layer stages");
-  // A plan that does not compile (a core's local memory overflows, say)
-  // leaves the other.
-  if (!whole && !staged) {
-    llvm::consumeError(staged.takeError());
-    return whole.takeError();
+      llvm::errs() << "plan: " << describePlan(candidate) << "\n";
+    llvm::Expected<Object> report = compilePlan(candidate, preloaded);
+    if (!report) {
+      // A candidate that does not compile (a core's local memory overflows,
+      // say) leaves the others.
+      results[i].error = llvm::toString(report.takeError());
+      std::replace(results[i].error.begin(), results[i].error.end(), '\n', ' ');
+      if (options.progress)
+        llvm::errs() << "plan " << describePlan(candidate)
+                     << " does not compile: " << results[i].error << "\n";
+      llvm::sys::fs::remove_directories(candidate.outputDir);
+      continue;
+    }
+    results[i].report = std::move(*report);
+    if (best < 0 || countedNs(*results[i].report) < countedNs(*results[best].report))
+      best = i;
   }
-  std::string otherError;
-  bool wholeWins = whole && (!staged || timingOf(*whole, "counted_sample_ns") <=
-                                            timingOf(*staged, "counted_sample_ns"));
-  if (!whole || !staged) {
-    otherError = llvm::toString((whole ? staged : whole).takeError());
-    std::replace(otherError.begin(), otherError.end(), '\n', ' ');
-    if (options.progress)
-      llvm::errs() << "the " << (wholeWins ? "pipeline of layer stages" : "whole-chip plan")
-                   << " does not compile: " << otherError << "\n";
-  }
-  Object report = std::move(wholeWins ? *whole : *staged);
+  if (best < 0)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), results.front().error);
+  Object report = std::move(*results[best].report);
   Object &timing = *report.getObject("timing");
-  if (otherError.empty()) {
-    const Object &other = wholeWins ? *staged : *whole;
-    timing["other_plan_round_ns"] = timingOf(other, "round_ns");
-    timing["other_plan_counted_sample_ns"] = timingOf(other, "counted_sample_ns");
-  } else
-    timing["other_plan_error"] = otherError;
-  (*report.getObject("compiler"))["wall_seconds"] = secondsSince(started);
-  if (wholeWins) {
-    // The other plan may have failed before it made the output directory.
-    if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
-      return llvm::createStringError(ec, "cannot create '" + options.outputDir + "'");
-    if (llvm::Error e = moveArtifacts(wholeChipDir, options.outputDir))
-      return std::move(e);
-  } else if (std::error_code ec = llvm::sys::fs::remove_directories(wholeChipDir)) {
-    return llvm::createStringError(ec, "cannot remove '" + wholeChipDir + "'");
+  // Every candidate's figures, and the best of the other plan's.
+  Array compiled;
+  int other = -1;
+  std::string otherError;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    Object entry{{"plan", describePlan(candidates[i])}};
+    const Object *own = int(i) == best ? &report : results[i].report ? &*results[i].report : nullptr;
+    if (own) {
+      entry["round_ns"] = own->getObject("timing")->getNumber("round_ns").value_or(0);
+      entry["counted_sample_ns"] = countedNs(*own);
+    } else {
+      entry["error"] = results[i].error;
+    }
+    compiled.push_back(std::move(entry));
+    if (candidates[i].plan == candidates[best].plan)
+      continue;
+    if (results[i].report && (other < 0 || countedNs(*results[i].report) <
+                                               countedNs(*results[other].report)))
+      other = i;
+    else if (!results[i].report && otherError.empty())
+      otherError = results[i].error;
   }
+  timing["candidates"] = std::move(compiled);
+  if (other >= 0) {
+    timing["other_plan_round_ns"] =
+        results[other].report->getObject("timing")->getNumber("round_ns").value_or(0);
+    timing["other_plan_counted_sample_ns"] = countedNs(*results[other].report);
+  } else if (!otherError.empty()) {
+    timing["other_plan_error"] = otherError;
+  }
+  (*report.getObject("compiler"))["wall_seconds"] = secondsSince(started);
+  if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
+    return llvm::createStringError(ec, "cannot create '" + options.outputDir + "'");
+  if (llvm::Error e = moveArtifacts(candidates[best].outputDir, options.outputDir))
+    return std::move(e);
+  for (const CompileOptions &candidate : candidates)
+    if (std::error_code ec = llvm::sys::fs::remove_directories(candidate.outputDir))
+      return llvm::createStringError(ec, "cannot remove '" + candidate.outputDir + "'");
   if (llvm::Error e = writeJsonFile(options.outputDir, kReportFile, Object(report)))
     return std::move(e);
   return report;

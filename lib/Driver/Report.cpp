@@ -3,6 +3,7 @@
 #include "pimc/Driver/Driver.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -108,6 +109,19 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                               1e9 / t->getNumber("other_plan_counted_sample_ns").value_or(1e9));
         else
           os << llvm::formatv("  plan: {0} (as --plan chose)\n", *plan);
+      }
+      if (const llvm::json::Array *candidates = t->getArray("candidates")) {
+        os << "  compiled (samples/s with the fill):";
+        llvm::ListSeparator separator(";");
+        for (const llvm::json::Value &value : *candidates) {
+          const Object *c = value.getAsObject();
+          os << separator << " " << c->getString("plan").value_or("?");
+          if (auto counted = c->getNumber("counted_sample_ns"))
+            os << llvm::formatv(" {0:f1}", 1e9 / *counted);
+          else
+            os << " does not compile";
+        }
+        os << "\n";
       }
     }
     // Energy, by where it goes: the crossbars' part is set by the mvmuls

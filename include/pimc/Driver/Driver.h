@@ -39,6 +39,13 @@ struct CompileOptions {
   /// pimsim-nn counts it (samples done in sim_time, the fill included).
   enum class Plan { Best, LayerStages, WholeChip };
   Plan plan = Plan::Best;
+  /// Convolutions compute neighbouring pixels with one matrix where that
+  /// reads fewer crossbars (onnx-pack-pixels).
+  bool packPixels = true;
+  /// Layer stages: work without weights goes to the least loaded core of
+  /// its stage. The layer-stage plan compiles with and without it, and
+  /// without packPixels, and keeps the fastest, as it does the plans.
+  bool balanceWeightless = false;
   /// The share of the chip's crossbars weights and their copies may take;
   /// when the copies do not fit the cores, the compile plans for 10 % less.
   double copyBudget = 0.9;

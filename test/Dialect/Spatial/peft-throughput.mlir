@@ -1,5 +1,6 @@
 // RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=LATENCY
 // RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=PIPELINE
+// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json throughput=true balance-weightless=true" | FileCheck %s --check-prefix=BALANCED
 
 spat.global constant @w : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
 spat.global constant @v : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
@@ -163,4 +164,44 @@ func.func @skip_sum(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
     spat.yield %o : tensor<16xf32>
   } -> tensor<16xf32> loc("sum")
   return %s, %d : tensor<16xf32>, tensor<16xf32>
+}
+
+// A layer cut into a long piece (four tiles, a core's crossbars) and a short
+// one, and the sum of their partial products. By earliest finish the sum
+// goes beside the long piece, whose partial it need not wait a transfer
+// for; when the programs loop, that core's round is then the longest. With
+// balance-weightless it goes to the core with less work.
+// PIPELINE-LABEL: func @pieces
+// PIPELINE: spat.compute{{.*}}@w4{{.*}}spat.core = [[LONG:[0-9]+]] : i64
+// PIPELINE: spat.compute{{.*}}@w1{{.*}}spat.core = [[SHORT:[0-9]+]] : i64
+// PIPELINE: spat.compute(%{{.*}}, %{{.*}} : tensor<16xf32>, tensor<16xf32>) attributes {spat.core = [[LONG]] : i64
+// BALANCED-LABEL: func @pieces
+// BALANCED: spat.compute{{.*}}@w4{{.*}}spat.core = [[LONG:[0-9]+]] : i64
+// BALANCED: spat.compute{{.*}}@w1{{.*}}spat.core = [[SHORT:[0-9]+]] : i64
+// BALANCED: spat.compute(%{{.*}}, %{{.*}} : tensor<16xf32>, tensor<16xf32>) attributes {spat.core = [[SHORT]] : i64
+spat.global constant @w4 : tensor<16x64xf32> = dense<1.0> : tensor<16x64xf32>
+spat.global constant @w1 : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
+func.func @pieces(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w4[0, 0], [16, 16]>, #spat.tile<@w4[0, 16], [16, 16]>, #spat.tile<@w4[0, 32], [16, 16]>, #spat.tile<@w4[0, 48], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %p0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %p1 = spat.mvm %in tile 1 : tensor<16xf32> -> tensor<16xf32>
+    %p2 = spat.mvm %in tile 2 : tensor<16xf32> -> tensor<16xf32>
+    %p3 = spat.mvm %in tile 3 : tensor<16xf32> -> tensor<16xf32>
+    %s0 = spat.add %p0, %p1 : tensor<16xf32>
+    %s1 = spat.add %p2, %p3 : tensor<16xf32>
+    %o = spat.add %s0, %s1 : tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("conv")
+  %b = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w1[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("conv")
+  %s = spat.compute(%a, %b : tensor<16xf32>, tensor<16xf32>) {
+  ^bb0(%p: tensor<16xf32>, %q: tensor<16xf32>):
+    %o = spat.add %p, %q : tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("sum")
+  return %s : tensor<16xf32>
 }

@@ -243,6 +243,7 @@ struct SpatPeftSchedulePass
       std::vector<int64_t> coreStage(arch.coreCount, -1);
       std::vector<int64_t> stageCores(stages.quota.size(), 0);
       std::vector<double> coreFree(arch.coreCount, 0);
+      std::vector<double> coreWork(arch.coreCount, 0); // its computes' costs
       std::vector<int64_t> freeCrossbars(arch.coreCount, arch.matrix.xbarArrayCount);
       // Results kept on a core until their last consumer is placed: a core
       // only takes a compute whose inputs and results fit beside them.
@@ -335,6 +336,11 @@ struct SpatPeftSchedulePass
         llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
           return a.finish < b.finish;
         });
+        // In a pipeline, a core's work is its part of every round.
+        if (throughput && balanceWeightless && task.crossbars == 0)
+          llvm::stable_sort(candidates, [&](const Candidate &a, const Candidate &b) {
+            return coreWork[a.core] < coreWork[b.core];
+          });
         int64_t best = -1;
         double bestStart = 0, bestFinish = 0;
         if (!candidates.empty()) {
@@ -382,6 +388,7 @@ struct SpatPeftSchedulePass
         if (task.copy >= 0 && firstOfCopy)
           copyCore[task.copy] = best;
         coreFree[best] = bestFinish;
+        coreWork[best] += task.cost;
         resident[best] += task.outputBytes;
         for (const Edge &e : task.preds)
           if (--tasks[e.task].unplacedConsumers == 0)

@@ -25,7 +25,10 @@ def SpatMergeComputes : ArchPass<"spat-merge-computes", "::mlir::ModuleOp"> {
 def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp", [
     Option<"throughput", "throughput", "bool", /*default=*/"false",
            "place each layer on cores of its own (a pipeline of layers) for "
-           "programs that loop">]> {
+           "programs that loop">,
+    Option<"balanceWeightless", "balance-weightless", "bool", /*default=*/"false",
+           "with throughput: work without weights goes to the least loaded "
+           "core of its stage">]> {
   let summary = "Stage 4: PEFT list scheduling of computes onto cores";
   let description = [{
     Predict-Earliest-Finish-Time scheduling: computes are ranked by their
@@ -40,7 +43,10 @@ def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp", [
     with weights (with the work that follows it until the next one) is a
     stage that gets cores of its own, as many as its crossbars need and more
     in proportion to its work. The stages then run as a pipeline whose period
-    is the busiest core's round.
+    is the busiest core's round. With `balance-weightless`, work without
+    weights (sums of partial products, pooling) goes to the stage's core with
+    the least work so far rather than the one it finishes first on: a sum
+    beside a long piece of a layer makes that core the round's longest.
   }];
 }
 
