@@ -399,11 +399,6 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
       // At most the tiles of one core's crossbars.
       int64_t tilesPerCompute =
           std::min(rowTiles, std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars));
-      // When the programs loop, each piece's core works on it every round:
-      // pieces of equal size, so that none is the round's longest.
-      if (!lowering.oneInference)
-        tilesPerCompute = llvm::divideCeilSigned(
-            rowTiles, llvm::divideCeilSigned(rowTiles, tilesPerCompute));
       // The bands of one copy cut its tiles alike (the first decides), so
       // that each piece of the copy is one set of crossbars.
       auto [tilesOfCopy, isNew] = copyTiles.try_emplace({band.copy, c}, tilesPerCompute);

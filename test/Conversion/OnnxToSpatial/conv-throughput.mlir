@@ -34,16 +34,3 @@ func.func @conv_pool(%x: tensor<1x4x4x1xf32>) -> tensor<1x4x4x2xf32> {
   %p = onnx.MaxPool %y {channels_last, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
   return %p : tensor<1x4x4x2xf32>
 }
-
-// -----
-
-// Nine row tiles where a core holds four: the copy spans three cores, and
-// each works on its piece every round, so the pieces are equal (3 + 3 + 3,
-// not 4 + 4 + 1).
-// CHECK-LABEL: func @even_pieces
-// CHECK-COUNT-3: spat.compute(%{{.*}} : tensor<1x3x3x16xf32>) tiles [#spat.tile<@conv_weights[{{[0-9]+}}, 0], [16, 16]>, #spat.tile<@conv_weights[{{[0-9]+}}, 0], [16, 16]>, #spat.tile<@conv_weights[{{[0-9]+}}, 0], [16, 16]>] {
-func.func @even_pieces(%x: tensor<1x1x1x16xf32>) -> tensor<1x1x1x16xf32> {
-  %w = onnx.Constant dense<0.5> : tensor<16x16x3x3xf32> : tensor<16x16x3x3xf32>
-  %y = onnx.Conv %x, %w {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x1x1x16xf32>, tensor<16x16x3x3xf32>) -> tensor<1x1x1x16xf32>
-  return %y : tensor<1x1x1x16xf32>
-}
