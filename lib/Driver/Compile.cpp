@@ -466,10 +466,13 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   int64_t simTimeMs = 0;
   if (options.throughput) {
     // The programs looped as pimsim-nn's throughput mode loops them: the
-    // first rounds fill the pipeline, the later ones give its period.
-    constexpr int64_t kReplayRounds = 4;
+    // first rounds fill the pipeline, the later ones give its period. A
+    // pipeline of layer stages takes longer to settle (googlenet's round
+    // over rounds 2-4 was 2.582 ms, over 5-8 2.68 ms; pimsim-nn counted
+    // 2.69), and its programs are short.
+    int64_t replayRounds = options.plan == CompileOptions::Plan::WholeChip ? 4 : 8;
     llvm::Expected<sim::Timing> looping = sim::replayTiming(
-        options.outputDir, *arch, &marks, code->nodes.size(), kReplayRounds);
+        options.outputDir, *arch, &marks, code->nodes.size(), replayRounds);
     if (!looping)
       return fail("the timing replay of the looping programs failed: " +
                   llvm::toString(looping.takeError()));

@@ -135,7 +135,10 @@ public:
       for (const Core &c : cores)
         for (size_t r = 0; r < c.roundEnds.size(); ++r)
           chipEnds[r] = std::max(chipEnds[r], c.roundEnds[r]);
-      timing.roundNs = (chipEnds.back() - chipEnds.front()) / double(rounds - 1);
+      // Over the later half: a pipeline's rounds lengthen for a while
+      // after it fills.
+      size_t from = (rounds - 1) / 2;
+      timing.roundNs = (chipEnds.back() - chipEnds[from]) / double(rounds - 1 - from);
       auto lastEnd = [&](size_t i) {
         return cores[i].roundEnds.empty() ? 0 : cores[i].roundEnds.back();
       };

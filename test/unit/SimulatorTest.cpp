@@ -830,6 +830,40 @@ TEST_F(TimingTest, LoopingProgramsOverlapTheirRounds) {
   EXPECT_FALSE(static_cast<bool>(sim::replayTiming(dir, *arch, nullptr, 0, 0)));
 }
 
+// The period is measured over the later rounds: a chain of four stages,
+// each a short round but filling late, ends the chip's first rounds, and an
+// independent core with a longer round ends the later ones.
+TEST_F(TimingTest, RoundIsTheLaterRoundsPeriod) {
+  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
+  auto replay = [&](const std::vector<Program> &programs, int64_t rounds) {
+    writeAll(makeManifest(int(programs.size())), programs);
+    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch, nullptr, 0, rounds);
+    EXPECT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
+    return timing ? *timing : sim::Timing();
+  };
+  Program alone = with(start(), adds(16));
+  double aloneRound = replay({alone}, 1).cores[0].finishNs;
+  std::vector<Program> programs;
+  for (int stage = 0; stage < 4; ++stage) {
+    Program p = start();
+    if (stage > 0)
+      p.push_back(Instruction::recv(5, stage - 1, 256));
+    append(p, adds(5));
+    if (stage + 1 < 4)
+      p.push_back(Instruction::send(4, stage + 1, 256));
+    programs.push_back(p);
+  }
+  double chainRound = replay(programs, 8).roundNs;
+  programs.push_back(alone);
+  sim::Timing all = replay(programs, 8);
+  // The chain alone has the shorter period, but its first round ends after
+  // the independent core's first.
+  EXPECT_LT(chainRound, 0.7 * aloneRound);
+  EXPECT_GT(all.latencyNs, aloneRound);
+  EXPECT_NEAR(all.roundNs, aloneRound, 0.01 * aloneRound);
+}
+
 // The critical path goes back from the last core's end through its own
 // work to the rendezvous it waited in, then on in the peer it waited for.
 TEST_F(TimingTest, CriticalPathFollowsTheWaits) {

@@ -79,7 +79,7 @@ struct Timing {
   /// goes on in that peer, up to its arrival.
   std::vector<PathStep> criticalPath;
   /// With several rounds: the time between two rounds of the whole chip in
-  /// the steady state (1 / throughput).
+  /// the steady state (1 / throughput), over the later half of the rounds.
   double roundNs = 0;
   /// With several rounds: the same chain over the last round's time, back
   /// from the end of the last round: what the steady state waits for.
