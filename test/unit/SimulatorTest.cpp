@@ -760,6 +760,17 @@ protected:
   Program adds(int n) const {
     return Program(n, vec(Opcode::Vvadd, 1, 2, 3, 64));
   }
+  /// Replays `programs`, each core looping its program `rounds` times.
+  sim::Timing replay(const std::vector<Program> &programs, int64_t rounds = 1) {
+    writeAll(makeManifest(int(programs.size())), programs);
+    llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+    EXPECT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
+    if (!arch)
+      return sim::Timing();
+    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch, nullptr, 0, rounds);
+    EXPECT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
+    return timing ? *timing : sim::Timing();
+  }
   /// Replays `programs` and checks each core's finish time against what
   /// pimsim-nn measured, within 1% (at least 4 ns).
   void expectFinish(const std::vector<Program> &programs, const std::vector<double> &measured,
@@ -810,14 +821,6 @@ TEST_F(TimingTest, RendezvousWaitsForTheLaterSide) {
 // the chip takes what the slower core's own round takes, not the sum.
 TEST_F(TimingTest, LoopingProgramsOverlapTheirRounds) {
   Instruction send = Instruction::send(4, 1, 256), recv = Instruction::recv(5, 0, 256);
-  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
-  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
-  auto replay = [&](const std::vector<Program> &programs, int64_t rounds) {
-    writeAll(makeManifest(int(programs.size())), programs);
-    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch, nullptr, 0, rounds);
-    EXPECT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
-    return timing ? *timing : sim::Timing();
-  };
   Program sender = with(with(start(), adds(10)), {send});
   Program receiver = with(with(start(), {recv}), adds(20));
   sim::Timing once = replay({sender, receiver}, 1);
@@ -827,6 +830,8 @@ TEST_F(TimingTest, LoopingProgramsOverlapTheirRounds) {
   double receiverRound = replay({with(start(), {send}), receiver}, 1).cores[1].finishNs;
   EXPECT_NEAR(looping.roundNs, receiverRound, 0.05 * receiverRound);
   EXPECT_LT(looping.roundNs, once.latencyNs - 500);
+  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
   EXPECT_FALSE(static_cast<bool>(sim::replayTiming(dir, *arch, nullptr, 0, 0)));
 }
 
@@ -834,14 +839,6 @@ TEST_F(TimingTest, LoopingProgramsOverlapTheirRounds) {
 // each a short round but filling late, ends the chip's first rounds, and an
 // independent core with a longer round ends the later ones.
 TEST_F(TimingTest, RoundIsTheLaterRoundsPeriod) {
-  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
-  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
-  auto replay = [&](const std::vector<Program> &programs, int64_t rounds) {
-    writeAll(makeManifest(int(programs.size())), programs);
-    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch, nullptr, 0, rounds);
-    EXPECT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
-    return timing ? *timing : sim::Timing();
-  };
   Program alone = with(start(), adds(16));
   double aloneRound = replay({alone}, 1).cores[0].finishNs;
   std::vector<Program> programs;
@@ -868,14 +865,6 @@ TEST_F(TimingTest, RoundIsTheLaterRoundsPeriod) {
 // work to the rendezvous it waited in, then on in the peer it waited for.
 TEST_F(TimingTest, CriticalPathFollowsTheWaits) {
   Instruction send = Instruction::send(4, 1, 256), recv = Instruction::recv(5, 0, 256);
-  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
-  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
-  auto replay = [&](const std::vector<Program> &programs) {
-    writeAll(makeManifest(int(programs.size())), programs);
-    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch);
-    EXPECT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
-    return timing ? *timing : sim::Timing();
-  };
   auto expectContiguous = [](const sim::Timing &timing) {
     ASSERT_FALSE(timing.criticalPath.empty());
     EXPECT_EQ(timing.criticalPath.front().startNs, 0);
@@ -905,8 +894,6 @@ TEST_F(TimingTest, CriticalPathFollowsTheWaits) {
 // work, reached through the wait of the core that waits for it.
 TEST_F(TimingTest, RoundPathIsWhatTheSteadyStateWaitsFor) {
   Instruction send = Instruction::send(4, 1, 256), recv = Instruction::recv(5, 0, 256);
-  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
-  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
   auto workOn = [](const sim::Timing &timing, int64_t core) {
     double ns = 0;
     for (const sim::PathStep &step : timing.roundPath)
@@ -917,16 +904,14 @@ TEST_F(TimingTest, RoundPathIsWhatTheSteadyStateWaitsFor) {
   for (auto [sender, receiver, slower] :
        {std::tuple{with(with(start(), adds(30)), {send}), with(with(start(), {recv}), adds(5)), 0},
         std::tuple{with(with(start(), adds(5)), {send}), with(with(start(), {recv}), adds(30)), 1}}) {
-    writeAll(makeManifest(2), {sender, receiver});
-    llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch, nullptr, 0, 4);
-    ASSERT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
-    const std::vector<sim::PathStep> &path = timing->roundPath;
+    sim::Timing timing = replay({sender, receiver}, 4);
+    const std::vector<sim::PathStep> &path = timing.roundPath;
     ASSERT_FALSE(path.empty());
-    EXPECT_NEAR(path.back().endNs - path.front().startNs, timing->roundNs, 1);
+    EXPECT_NEAR(path.back().endNs - path.front().startNs, timing.roundNs, 1);
     for (size_t i = 1; i < path.size(); ++i)
       EXPECT_EQ(path[i].startNs, path[i - 1].endNs);
-    EXPECT_GT(workOn(*timing, slower), 0.5 * timing->roundNs) << "slower core " << slower;
-    EXPECT_GT(workOn(*timing, slower), 2 * workOn(*timing, 1 - slower)) << "slower core " << slower;
+    EXPECT_GT(workOn(timing, slower), 0.5 * timing.roundNs) << "slower core " << slower;
+    EXPECT_GT(workOn(timing, slower), 2 * workOn(timing, 1 - slower)) << "slower core " << slower;
   }
 }
 

@@ -15,4 +15,12 @@
 #define GET_OP_CLASSES
 #include "pimc/Dialect/Onnx/OnnxOps.h.inc"
 
+namespace pimc::onnx {
+/// Element-wise work of one operand (Clip's bounds are scalars): it commutes
+/// with any regrouping or permutation of its operand's elements.
+inline bool isElementwiseUnary(mlir::Operation *op) {
+  return mlir::isa<ReluOp, SigmoidOp, TanhOp, LeakyReluOp, ClipOp, IdentityOp>(op);
+}
+} // namespace pimc::onnx
+
 #endif // PIMC_DIALECT_ONNX_ONNXDIALECT_H

@@ -139,7 +139,7 @@ struct SinkThroughUnary : public RewritePattern {
   SinkThroughUnary(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), 1, context) {}
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
-    if (!isa<ReluOp, SigmoidOp, TanhOp, LeakyReluOp, ClipOp, IdentityOp>(op))
+    if (!isElementwiseUnary(op))
       return failure();
     TransposeOp t = soleTranspose(op->getOperand(0));
     if (!t)

@@ -164,7 +164,7 @@ struct SinkReshapeThroughUnary : public RewritePattern {
   SinkReshapeThroughUnary(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), 1, context) {}
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
-    if (!isa<ReluOp, SigmoidOp, TanhOp, LeakyReluOp, ClipOp, IdentityOp>(op))
+    if (!isElementwiseUnary(op))
       return failure();
     ReshapeOp r = soleUnpacking(op->getOperand(0));
     if (!r)
