@@ -222,7 +222,11 @@ struct OnnxPackPixelsPass : public onnx::impl::OnnxPackPixelsBase<OnnxPackPixels
     patterns.add<SinkReshapeThroughUnary, SinkReshapeThroughBinary<AddOp>,
                  SinkReshapeThroughBinary<SubOp>, SinkReshapeThroughBinary<MulOp>>(
         &getContext());
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+    // The weights of the convolutions packed die here.
+    GreedyRewriteConfig config;
+    ConstantDataReleaser releaser(getOperation());
+    config.listener = &releaser;
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };
