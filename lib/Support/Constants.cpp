@@ -93,3 +93,11 @@ void ConstantDataReleaser::notifyOperationErased(Operation *op) {
       entry->setBlob(AsmResourceBlob());
   }
 }
+
+LogicalResult pimc::applyPatternsReleasingConstants(Operation *root,
+                                                    RewritePatternSet &&patterns,
+                                                    GreedyRewriteConfig config) {
+  ConstantDataReleaser releaser(root);
+  config.listener = &releaser;
+  return applyPatternsAndFoldGreedily(root, std::move(patterns), config);
+}

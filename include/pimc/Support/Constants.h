@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <optional>
 #include <vector>
@@ -63,6 +64,11 @@ public:
 private:
   mlir::Operation *root;
 };
+
+/// applyPatternsAndFoldGreedily with a ConstantDataReleaser on `root`.
+mlir::LogicalResult applyPatternsReleasingConstants(mlir::Operation *root,
+                                                    mlir::RewritePatternSet &&patterns,
+                                                    mlir::GreedyRewriteConfig config = {});
 
 } // namespace pimc
 

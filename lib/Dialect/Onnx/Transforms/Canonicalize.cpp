@@ -493,10 +493,7 @@ struct OnnxCanonicalizePass
         &getContext());
     GreedyRewriteConfig config;
     config.useTopDownTraversal = true;
-    ConstantDataReleaser releaser(getOperation());
-    config.listener = &releaser;
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
-                                            config)))
+    if (failed(applyPatternsReleasingConstants(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };

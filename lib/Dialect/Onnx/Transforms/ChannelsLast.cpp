@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConstantTensors.h"
+#include "Elementwise.h"
 
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Dialect/Onnx/Transforms/Passes.h"
@@ -135,20 +136,14 @@ TransposeOp soleTranspose(Value value) {
 
 /// op(T(x, p)) -> T(op(x), p) for element-wise operations of one operand
 /// (Clip's bounds are scalars).
-struct SinkThroughUnary : public RewritePattern {
-  SinkThroughUnary(MLIRContext *context)
-      : RewritePattern(MatchAnyOpTypeTag(), 1, context) {}
-  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
-    if (!isElementwiseUnary(op))
-      return failure();
+struct SinkThroughUnary : public ElementwiseUnaryPattern {
+  using ElementwiseUnaryPattern::ElementwiseUnaryPattern;
+  LogicalResult rewriteUnary(Operation *op, PatternRewriter &rewriter) const override {
     TransposeOp t = soleTranspose(op->getOperand(0));
     if (!t)
       return failure();
-    Operation *clone = rewriter.clone(*op);
-    clone->setOperand(0, t.getData());
-    clone->getResult(0).setType(t.getData().getType());
-    rewriter.replaceOp(op, transpose(rewriter, op->getLoc(), clone->getResult(0),
-                                     t.getPerm()));
+    rewriter.replaceOp(op, transpose(rewriter, op->getLoc(),
+                                     applyElementwise(rewriter, op, t.getData()), t.getPerm()));
     return success();
   }
 };
@@ -328,10 +323,7 @@ struct OnnxChannelsLastPass
                  SinkThroughBinary<AddOp>, SinkThroughBinary<SubOp>,
                  SinkThroughBinary<MulOp>, SinkThroughConcat, SinkThroughPad,
                  AbsorbTransposeIntoGemm>(&getContext());
-    GreedyRewriteConfig config;
-    ConstantDataReleaser releaser(getOperation());
-    config.listener = &releaser;
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyPatternsReleasingConstants(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConstantTensors.h"
+#include "Elementwise.h"
 
 #include "pimc/Arch/Arch.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
@@ -160,19 +161,14 @@ ReshapeOp soleUnpacking(Value value) {
 
 /// op(Reshape(x)) -> Reshape(op(x)) for element-wise operations of one
 /// operand (Clip's bounds are scalars).
-struct SinkReshapeThroughUnary : public RewritePattern {
-  SinkReshapeThroughUnary(MLIRContext *context)
-      : RewritePattern(MatchAnyOpTypeTag(), 1, context) {}
-  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
-    if (!isElementwiseUnary(op))
-      return failure();
+struct SinkReshapeThroughUnary : public ElementwiseUnaryPattern {
+  using ElementwiseUnaryPattern::ElementwiseUnaryPattern;
+  LogicalResult rewriteUnary(Operation *op, PatternRewriter &rewriter) const override {
     ReshapeOp r = soleUnpacking(op->getOperand(0));
     if (!r)
       return failure();
-    Operation *clone = rewriter.clone(*op);
-    clone->setOperand(0, r.getData());
-    clone->getResult(0).setType(r.getData().getType());
-    rewriter.replaceOp(op, reshapeTo(rewriter, op->getLoc(), clone->getResult(0),
+    rewriter.replaceOp(op, reshapeTo(rewriter, op->getLoc(),
+                                     applyElementwise(rewriter, op, r.getData()),
                                      cast<RankedTensorType>(op->getResult(0).getType())));
     return success();
   }
@@ -223,10 +219,7 @@ struct OnnxPackPixelsPass : public onnx::impl::OnnxPackPixelsBase<OnnxPackPixels
                  SinkReshapeThroughBinary<SubOp>, SinkReshapeThroughBinary<MulOp>>(
         &getContext());
     // The weights of the convolutions packed die here.
-    GreedyRewriteConfig config;
-    ConstantDataReleaser releaser(getOperation());
-    config.listener = &releaser;
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyPatternsReleasingConstants(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
