@@ -4,6 +4,7 @@
 
 #include "pimc/Arch/Arch.h"
 #include "pimc/Conversion/Passes.h"
+#include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Dialect/Onnx/Transforms/Passes.h"
 #include "pimc/Dialect/Pim/Transforms/Passes.h"
 #include "pimc/Dialect/Spatial/CostAnalysis.h"
@@ -387,6 +388,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     return Object{};
 
   Object report;
+  Array packed; // the convolutions onnx-pack-pixels made
   for (StringRef stage : stageNames().drop_front().drop_back()) {
     stageStart = std::chrono::steady_clock::now();
     // Once the IR is per-core programs, bufferization and the verifier run
@@ -402,8 +404,16 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     }
     recordStage(stage);
     progress(stage, stages.size() - 1);
-    if (stage == "merge")
+    if (stage == "canonicalize")
+      module.walk([&](onnx::ConvOp conv) {
+        if (auto pixels = conv->getAttrOfType<IntegerAttr>(onnx::kPackedPixelsAttr))
+          packed.push_back(
+              Object{{"node", nodeName(conv.getLoc())}, {"pixels", pixels.getInt()}});
+      });
+    if (stage == "merge") {
       report["graph"] = graphStats(module, *arch);
+      (*report.getObject("graph"))["packed_convolutions"] = std::move(packed);
+    }
     if (stage == "peft") {
       report["schedule"] = scheduleStats(module, *arch);
       (*report.getObject("schedule"))["copy_budget"] = options.copyBudget;

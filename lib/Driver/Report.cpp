@@ -74,6 +74,25 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
       count(r, "graph", "compute_instances"), count(r, "graph", "compute_batches"),
       count(r, "graph", "lanes"), count(r, "graph", "weight_tiles"),
       count(r, "graph", "crossbars"));
+  // Which convolutions compute neighbouring pixels together, the first few.
+  if (const Object *graph = r.getObject("graph"))
+    if (const llvm::json::Array *packed = graph->getArray("packed_convolutions");
+        packed && !packed->empty()) {
+      constexpr size_t kNamed = 4;
+      os << llvm::formatv("  packed pixels: {0} convolution{1} compute{2} neighbouring pixels "
+                          "with one matrix:",
+                          packed->size(), packed->size() == 1 ? "" : "s",
+                          packed->size() == 1 ? "s" : "");
+      llvm::ListSeparator separator(",");
+      for (size_t i = 0; i < std::min(kNamed, packed->size()); ++i) {
+        const Object *conv = (*packed)[i].getAsObject();
+        os << separator << " " << conv->getString("node").value_or("?") << " ("
+           << conv->getInteger("pixels").value_or(0) << ")";
+      }
+      if (packed->size() > kNamed)
+        os << ", and " << packed->size() - kNamed << " more";
+      os << "\n";
+    }
   os << llvm::formatv("schedule         {0} cores, estimated critical path {1:f3} us\n",
                       count(r, "schedule", "cores_used"),
                       number(r, "schedule", "critical_path_ns") / 1000);

@@ -65,6 +65,11 @@ def main():
              helper.make_node("Gemm", ["f", "w"], ["y"], name="fc")],
             [tensor("x", [1, 1, 5, 4])], [tensor("y", [1, 32])],
             [weights("cw", [4, 1, 3, 3]), weights("w", [80, 32], 1)]),
+        "small_conv": lambda: model(
+            [helper.make_node("Conv", ["x", "cw"], ["y"], name="conv", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1])],
+            [tensor("x", [1, 8, 8, 8])], [tensor("y", [1, 8, 8, 8])],
+            [weights("cw", [8, 8, 3, 3])]),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),

@@ -7,7 +7,7 @@
 // CHECK-DAG: %[[SHAPE:.*]] = onnx.Constant dense<[1, 1, 2, 1]> : tensor<4xi64>
 // CHECK-DAG: %[[W:.*]] = onnx.Constant dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00, 0.000000e+00]]], {{\[\[\[}}0.000000e+00, 1.000000e+00, 2.000000e+00]]]]> : tensor<2x1x1x3xf32>
 // CHECK-DAG: %[[B:.*]] = onnx.Constant dense<3.000000e+00> : tensor<2xf32>
-// CHECK: %[[Y:.*]] = onnx.Conv %arg0, %[[W]], %[[B]] {channels_last, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 1, 3>, pads = array<i64: 0, 0, 0, 1>, strides = array<i64: 1, 2>} : (tensor<1x1x2x1xf32>, tensor<2x1x1x3xf32>, tensor<2xf32>) -> tensor<1x1x1x2xf32>
+// CHECK: %[[Y:.*]] = onnx.Conv %arg0, %[[W]], %[[B]] {channels_last, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 1, 3>, pads = array<i64: 0, 0, 0, 1>, pimc.packed_pixels = 2 : i64, strides = array<i64: 1, 2>} : (tensor<1x1x2x1xf32>, tensor<2x1x1x3xf32>, tensor<2xf32>) -> tensor<1x1x1x2xf32>
 // CHECK: %[[R:.*]] = onnx.Reshape %[[Y]], %[[SHAPE]] : (tensor<1x1x1x2xf32>, tensor<4xi64>) -> tensor<1x1x2x1xf32>
 // CHECK: return %[[R]]
 func.func @shifted(%x: tensor<1x1x2x1xf32>) -> tensor<1x1x2x1xf32> {
@@ -23,7 +23,7 @@ func.func @shifted(%x: tensor<1x1x2x1xf32>) -> tensor<1x1x2x1xf32> {
 // columns, a pair 6 of 128 (3 a pixel). The sum with the skip input and the
 // ReLU run on pairs too (the skip input regrouped), and one Reshape is left.
 // CHECK-LABEL: func @residual
-// CHECK: %[[C:.*]] = onnx.Conv %arg0, %{{.*}} {channels_last, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 3, 4>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 2>} : (tensor<1x4x8x64xf32>, tensor<128x64x3x4xf32>) -> tensor<1x4x4x128xf32>
+// CHECK: %[[C:.*]] = onnx.Conv %arg0, %{{.*}} {channels_last, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 3, 4>, pads = array<i64: 1, 1, 1, 1>, pimc.packed_pixels = 2 : i64, strides = array<i64: 1, 2>} : (tensor<1x4x8x64xf32>, tensor<128x64x3x4xf32>) -> tensor<1x4x4x128xf32>
 // CHECK: %[[X:.*]] = onnx.Reshape %arg0, %{{.*}} -> tensor<1x4x4x128xf32>
 // CHECK: %[[S:.*]] = onnx.Add %[[C]], %[[X]] : (tensor<1x4x4x128xf32>, tensor<1x4x4x128xf32>) -> tensor<1x4x4x128xf32>
 // CHECK: %[[R:.*]] = onnx.Relu %[[S]] : tensor<1x4x4x128xf32>
@@ -43,7 +43,7 @@ func.func @residual(%x: tensor<1x4x8x64xf32>) -> tensor<1x4x8x64xf32> {
 // pixels fill all 128, with 512 columns on 4 crossbars (half a crossbar a
 // pixel instead of one).
 // CHECK-LABEL: func @pointwise
-// CHECK: onnx.Conv %arg0, %{{.*}} {channels_last, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 1, 8>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 8>} : (tensor<1x2x8x16xf32>, tensor<512x16x1x8xf32>) -> tensor<1x2x1x512xf32>
+// CHECK: onnx.Conv %arg0, %{{.*}} {channels_last, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 1, 8>, pads = array<i64: 0, 0, 0, 0>, pimc.packed_pixels = 8 : i64, strides = array<i64: 1, 8>} : (tensor<1x2x8x16xf32>, tensor<512x16x1x8xf32>) -> tensor<1x2x1x512xf32>
 func.func @pointwise(%x: tensor<1x2x8x16xf32>) -> tensor<1x2x8x64xf32> {
   %w = onnx.Constant dense<0.5> : tensor<64x16x1x1xf32> : tensor<64x16x1x1xf32>
   %y = onnx.Conv %x, %w {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x8x16xf32>, tensor<64x16x1x1xf32>) -> tensor<1x2x8x64xf32>

@@ -141,6 +141,7 @@ LogicalResult packConv(ConvOp op, const Arch &arch, PatternRewriter &rewriter) {
       rewriter.getDenseI64ArrayAttr(kernel), rewriter.getDenseI64ArrayAttr(strides),
       op.getPadsAttr(), rewriter.getDenseI64ArrayAttr(dilations), op.getAutoPadAttr(),
       op.getChannelsLastAttr());
+  conv->setAttr(kPackedPixelsAttr, rewriter.getI64IntegerAttr(pixels));
   rewriter.replaceOp(op, reshapeTo(rewriter, loc, conv, outType));
   return success();
 }

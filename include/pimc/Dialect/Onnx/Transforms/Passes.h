@@ -6,6 +6,10 @@
 #include "mlir/Pass/Pass.h"
 
 namespace pimc::onnx {
+/// On a convolution onnx-pack-pixels made: how many neighbouring pixels it
+/// computes with one matrix.
+constexpr llvm::StringLiteral kPackedPixelsAttr = "pimc.packed_pixels";
+
 #define GEN_PASS_DECL
 #include "pimc/Dialect/Onnx/Transforms/Passes.h.inc"
 #define GEN_PASS_REGISTRATION
