@@ -252,14 +252,20 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
   return bands;
 }
 
+/// `length` elements of each lane's window, from `offset` in it.
+Value bandSlice(OpBuilder &b, Location loc, Value input, const Band &band, int64_t offset,
+                int64_t length) {
+  return b.create<LaneSliceOp>(loc, f32Tensor(b.getContext(), {length}), input,
+                               b.getI64IntegerAttr(offset),
+                               b.getDenseI64ArrayAttr(band.laneDims),
+                               b.getDenseI64ArrayAttr(band.laneStrides));
+}
+
 /// The C channels of kernel position `position` of the lane's window.
 Value windowChannels(OpBuilder &b, Location loc, Value input, const Band &band,
                      int64_t position, int64_t firstChannel, int64_t channels) {
-  return b.create<LaneSliceOp>(loc, f32Tensor(b.getContext(), {channels}), input,
-                               b.getI64IntegerAttr(band.view.positionOffset(position) +
-                                                   firstChannel),
-                               b.getDenseI64ArrayAttr(band.laneDims),
-                               b.getDenseI64ArrayAttr(band.laneStrides));
+  return bandSlice(b, loc, input, band, band.view.positionOffset(position) + firstChannel,
+                   channels);
 }
 
 /// Concatenates per-band results [lanes_b, C] into the [1, out..., C] result.
@@ -321,10 +327,7 @@ Value patchRange(OpBuilder &b, Location loc, Value input, const Band &band,
     int64_t start = std::max(from, s.patch), end = std::min(to, s.patch + s.length);
     if (start >= end)
       continue;
-    pieces.push_back(b.create<LaneSliceOp>(
-        loc, f32Tensor(b.getContext(), {end - start}), input,
-        b.getI64IntegerAttr(s.source + start - s.patch),
-        b.getDenseI64ArrayAttr(band.laneDims), b.getDenseI64ArrayAttr(band.laneStrides)));
+    pieces.push_back(bandSlice(b, loc, input, band, s.source + start - s.patch, end - start));
   }
   if (pieces.size() == 1)
     return pieces.front();
@@ -425,9 +428,12 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
           shared.push_back(biasSlice);
         // The band's first compute passes its pixels on, when asked to.
         bool passes = passedPixels && c == 0 && t0 == 0;
+        int64_t ownOffset = 0, ownCount = 0;
+        if (passes)
+          std::tie(ownOffset, ownCount) = *band.view.ownPixels();
         SmallVector<Type> resultTypes = {blockType};
         if (passes)
-          resultTypes.push_back(f32Tensor(context, {band.view.ownPixels()->second * cg}));
+          resultTypes.push_back(f32Tensor(context, {ownCount * cg}));
         ComputeOpInterface compute = buildCompute(
             rewriter, loc, lanes, {}, shared, tiles, resultTypes,
             [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
@@ -441,18 +447,13 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
               if (complete && biasSlice)
                 products.push_back(args[1]);
               SmallVector<Value> results = {sum(b, l, products)};
-              if (passes) {
-                auto [offset, pixels] = *band.view.ownPixels();
-                results.push_back(b.create<LaneSliceOp>(
-                    l, f32Tensor(context, {pixels * cg}), args[0],
-                    b.getI64IntegerAttr(offset + c0), b.getDenseI64ArrayAttr(band.laneDims),
-                    b.getDenseI64ArrayAttr(band.laneStrides)));
-              }
+              if (passes)
+                results.push_back(bandSlice(b, l, args[0], band, ownOffset + c0, ownCount * cg));
               return results;
             });
         if (passes)
-          passedPixels->push_back(reshape(rewriter, loc, compute->getResult(1),
-                                          {lanes * band.view.ownPixels()->second, cg}));
+          passedPixels->push_back(
+              reshape(rewriter, loc, compute->getResult(1), {lanes * ownCount, cg}));
         if (band.sharesCopy) {
           auto [it, isNew] = copyIds.try_emplace({band.copy, c, t0}, lowering.nextCopy);
           lowering.nextCopy += isNew;
@@ -770,7 +771,6 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
   }
 };
 } // namespace
-
 
 /// One input channel per group and one output channel: a product per
 /// channel, on the vector unit.
