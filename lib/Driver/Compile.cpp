@@ -26,12 +26,15 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/Timer.h"
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <set>
 #include <sys/resource.h>
+#include <thread>
 
 using namespace mlir;
 using namespace pimc;
@@ -294,6 +297,13 @@ static std::string describePlan(const CompileOptions &options) {
   return "layer stages, " + variant;
 }
 
+/// A progress line, written at once: candidates may compile in parallel.
+static void printProgress(const CompileOptions &options, const llvm::Twine &line) {
+  if (options.progress)
+    llvm::errs() << (options.progressLabel.empty() ? "" : options.progressLabel + ": ") +
+                        line.str() + "\n";
+}
+
 static double secondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -344,9 +354,9 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   Array stages;
   auto stageStart = std::chrono::steady_clock::now();
   auto progress = [&](StringRef stage, size_t number) {
-    if (options.progress)
-      llvm::errs() << llvm::formatv("[{0,2}/{1}] {2,-16} {3:f3} s\n", number,
-                                    stageNames().size() - 1, stage, secondsSince(stageStart));
+    printProgress(options, llvm::formatv("[{0,2}/{1}] {2,-16} {3:f3} s", number,
+                                         stageNames().size() - 1, stage,
+                                         secondsSince(stageStart)));
   };
 
   frontend::Model loadedModel;
@@ -550,10 +560,9 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
     if (report || !outOfCrossbars || fitting.copyBudget < 0.15)
       return report;
     llvm::consumeError(report.takeError());
-    if (options.progress)
-      llvm::errs() << llvm::formatv("the weight copies for {0:f0}% of the crossbars do not "
-                                    "fit the cores: planning for {1:f0}%\n",
-                                    100 * fitting.copyBudget, 100 * fitting.copyBudget - 10);
+    printProgress(options, llvm::formatv("the weight copies for {0:f0}% of the crossbars do "
+                                         "not fit the cores: planning for {1:f0}%",
+                                         100 * fitting.copyBudget, 100 * fitting.copyBudget - 10));
     fitting.copyBudget -= 0.1;
   }
 }
@@ -593,29 +602,43 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
   auto countedNs = [](const Object &report) {
     return report.getObject("timing")->getNumber("counted_sample_ns").value_or(0);
   };
-  int best = -1;
-  for (size_t i = 0; i < candidates.size(); ++i) {
+  // The candidates are independent compiles with contexts of their own: as
+  // many run at once as asked, the whole chip (the longest) first.
+  unsigned jobs =
+      options.jobs ? options.jobs : llvm::hardware_concurrency().compute_thread_count();
+  size_t workers = std::clamp<size_t>(jobs, 1, candidates.size());
+  auto compileCandidate = [&](size_t i) {
     CompileOptions &candidate = candidates[i];
     candidate.outputDir = options.outputDir + ".candidate" + std::to_string(i);
-    // Only the last compile's IR may stay allocated at exit.
-    candidate.keepIrAtExit = options.keepIrAtExit && i + 1 == candidates.size();
-    if (options.progress)
-      llvm::errs() << "plan: " << describePlan(candidate) << "\n";
+    candidate.progressLabel = describePlan(candidate);
+    // Only the last compile's IR may stay allocated at exit, and only when
+    // no other runs on after it.
+    candidate.keepIrAtExit = options.keepIrAtExit && workers == 1 && i + 1 == candidates.size();
     llvm::Expected<Object> report = compilePlan(candidate, preloaded);
     if (!report) {
       // A candidate that does not compile (a core's local memory overflows,
       // say) leaves the others.
       results[i].error = llvm::toString(report.takeError());
-      if (options.progress)
-        llvm::errs() << "plan " << describePlan(candidate)
-                     << " does not compile: " << oneLine(results[i].error) << "\n";
+      printProgress(candidate, "does not compile: " + oneLine(results[i].error));
       llvm::sys::fs::remove_directories(candidate.outputDir);
-      continue;
+      return;
     }
     results[i].report = std::move(*report);
-    if (best < 0 || countedNs(*results[i].report) < countedNs(*results[best].report))
+  };
+  std::atomic<size_t> next = 0;
+  std::vector<std::thread> threads;
+  for (size_t w = 0; w < workers; ++w)
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < candidates.size(); i = next++)
+        compileCandidate(i);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  int best = -1;
+  for (size_t i = 0; i < candidates.size(); ++i)
+    if (results[i].report &&
+        (best < 0 || countedNs(*results[i].report) < countedNs(*results[best].report)))
       best = i;
-  }
   if (best < 0)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), results.front().error);
   Object report = std::move(*results[best].report);

@@ -91,6 +91,7 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
     compile.throughput = options.throughput;
     compile.plan = options.plan;
     compile.copyBudget = options.copyBudget;
+    compile.jobs = options.jobs;
     llvm::Expected<llvm::json::Object> report = compileModel(compile, &*model);
     if (!report)
       return report.takeError();

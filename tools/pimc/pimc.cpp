@@ -68,6 +68,11 @@ static cl::opt<double> copyBudget(
     cl::desc("the share of the crossbars weights and their copies may take (default 0.9; "
              "10% less each time the copies do not fit the cores)"),
     cl::init(0.9), cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
+static cl::opt<unsigned> jobs(
+    "jobs",
+    cl::desc("throughput mode: how many candidate plans compile at once (default: as many as "
+             "the machine has cores; each holds its own IR)"),
+    cl::init(0), cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<bool> quiet("q", cl::desc("no progress lines"), cl::sub(compileCommand),
                            cl::sub(validateCommand), cl::cat(pimcOptions));
 
@@ -128,6 +133,7 @@ static int runCompile() {
   options.throughput = mode == "throughput";
   options.plan = *planOption();
   options.copyBudget = copyBudget;
+  options.jobs = jobs;
   options.modelPath = modelPath;
   options.keepIrAtExit = true;
   options.archPath = archPath;
@@ -197,6 +203,7 @@ static int runValidate() {
   options.throughput = mode == "throughput";
   options.plan = *planOption();
   options.copyBudget = copyBudget;
+  options.jobs = jobs;
   options.casePath = casePath;
   options.archPath = archPath;
   options.outputDir = outputDir;

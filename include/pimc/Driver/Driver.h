@@ -29,6 +29,8 @@ struct CompileOptions {
   bool emitJson = false;   // core_<id>.json beside core_<id>.pim
   std::string emitMlirAfter; // print the IR after this stage and stop
   bool progress = true;    // stage lines on stderr
+  /// Starts each stage line: names the candidate when several compile at once.
+  std::string progressLabel;
   /// Throughput mode: the programs loop in pimsim-nn's throughput mode and
   /// the report tells samples per second; otherwise one inference (latency).
   bool throughput = false;
@@ -49,6 +51,9 @@ struct CompileOptions {
   /// The share of the chip's crossbars weights and their copies may take;
   /// when the copies do not fit the cores, the compile plans for 10 % less.
   double copyBudget = 0.9;
+  /// Throughput mode: how many candidates compile at once (0: as many as
+  /// the machine has cores). Each holds its own IR, so more take more memory.
+  unsigned jobs = 0;
   /// Leave the IR and its context allocated when done: for a process that
   /// exits right after (as clang's -disable-free).
   bool keepIrAtExit = false;
@@ -92,6 +97,7 @@ struct ValidateOptions {
   bool throughput = false; // compile in throughput mode
   CompileOptions::Plan plan = CompileOptions::Plan::Best;
   double copyBudget = 0.9;  // as CompileOptions::copyBudget
+  unsigned jobs = 0;        // as CompileOptions::jobs
 };
 
 /// Compiles the case's model, runs it on the functional simulator and on the
