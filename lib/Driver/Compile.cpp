@@ -402,9 +402,10 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   for (StringRef stage : stageNames().drop_front().drop_back()) {
     stageStart = std::chrono::steady_clock::now();
     // Once the IR is per-core programs, bufferization and the verifier run
-    // core by core in parallel; before, the context's locks cost more than
-    // threads gain.
-    bool perCore = stage == "spatial-to-pim" || stage == "bufferize" || stage == "plan-memory";
+    // core by core in parallel (and the communication order's simulations);
+    // before, the context's locks cost more than threads gain.
+    bool perCore = stage == "communication" || stage == "spatial-to-pim" ||
+                   stage == "bufferize" || stage == "plan-memory";
     context.disableMultithreading(!perCore);
     PassManager pm(&context);
     addStagePasses(pm, stage, options);

@@ -25,7 +25,9 @@
 #include "pimc/Support/ArchOption.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Threading.h"
 
+#include <array>
 #include <queue>
 #include <set>
 
@@ -400,19 +402,25 @@ struct SpatOrderCommunicationPass
         tail[n] += nodes[n].ns;
       }
       double criticalPath = tail.empty() ? 0 : *llvm::max_element(tail);
-      double bestEnd = 0;
-      for (double towardLatest : {0.5, 0.7}) {
+      // The simulations only read the IR: they run in parallel.
+      constexpr std::array<double, 2> towardLatest = {0.5, 0.7};
+      std::array<std::optional<std::vector<unsigned>>, 2> trialOrders;
+      std::array<double, 2> trialEnds = {};
+      parallelFor(&getContext(), 0, towardLatest.size(), [&](size_t i) {
         std::vector<Node> trial = nodes;
         for (unsigned n = 0; n < trial.size(); ++n)
-          trial[n].key = (1 - towardLatest) * nodes[n].key +
-                         towardLatest * (criticalPath - tail[n]);
+          trial[n].key = (1 - towardLatest[i]) * nodes[n].key +
+                         towardLatest[i] * (criticalPath - tail[n]);
         OrderSimulation simulation(trial, cores.size());
-        std::optional<std::vector<unsigned>> trialOrder = simulation.run();
-        if (trialOrder && (!order || simulation.end() < bestEnd)) {
-          order = std::move(trialOrder);
-          bestEnd = simulation.end();
+        trialOrders[i] = simulation.run();
+        trialEnds[i] = simulation.end();
+      });
+      double bestEnd = 0;
+      for (size_t i = 0; i < towardLatest.size(); ++i)
+        if (trialOrders[i] && (!order || trialEnds[i] < bestEnd)) {
+          order = std::move(trialOrders[i]);
+          bestEnd = trialEnds[i];
         }
-      }
     }
     if (!order) {
       module.emitError("the core programs cannot all be ordered");
