@@ -594,12 +594,14 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     std::string error;
   };
   std::vector<Result> results(candidates.size());
-  // A model that is not there fails every candidate alike: say so once.
-  // (Each loads the model itself: held across all of them, alexnet's
-  // weights raised the peak memory by 42%.)
+  // A model that is not there, or an architecture that does not load, fails
+  // every candidate alike: say so once. (Each loads the model itself: held
+  // across all of them, alexnet's weights raised the peak memory by 42%.)
   if (!preloaded && !llvm::sys::fs::exists(options.modelPath))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot open model '" + options.modelPath + "'");
+  if (llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath); !arch)
+    return arch.takeError();
   auto countedNs = [](const Object &report) {
     return report.getObject("timing")->getNumber("counted_sample_ns").value_or(0);
   };
