@@ -26,15 +26,14 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/Timer.h"
 
-#include <atomic>
 #include <chrono>
 #include <map>
 #include <set>
 #include <sys/resource.h>
-#include <thread>
 
 using namespace mlir;
 using namespace pimc;
@@ -628,15 +627,10 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     }
     results[i].report = std::move(*report);
   };
-  std::atomic<size_t> next = 0;
-  std::vector<std::thread> threads;
-  for (size_t w = 0; w < workers; ++w)
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < candidates.size(); i = next++)
-        compileCandidate(i);
-    });
-  for (std::thread &thread : threads)
-    thread.join();
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(workers));
+  for (size_t i = 0; i < candidates.size(); ++i)
+    pool.async([&, i] { compileCandidate(i); });
+  pool.wait();
   int best = -1;
   for (size_t i = 0; i < candidates.size(); ++i)
     if (results[i].report &&
