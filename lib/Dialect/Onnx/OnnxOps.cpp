@@ -336,6 +336,17 @@ LogicalResult FlattenOp::verify() {
   return checkResultShape(*this, {outer, inner}, getOutput());
 }
 
+/// A reshape to its input's type is its input, and so is one back of a
+/// reshape (onnx-pack-pixels makes both while it sinks its reshapes).
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getData().getType() == getType())
+    return getData();
+  if (auto inner = getData().getDefiningOp<ReshapeOp>();
+      inner && inner.getData().getType() == getType())
+    return inner.getData();
+  return {};
+}
+
 LogicalResult ReshapeOp::verify() {
   auto dataType = cast<RankedTensorType>(getData().getType());
   auto resultType = cast<RankedTensorType>(getType());

@@ -39,6 +39,29 @@ func.func @residual(%x: tensor<1x4x8x64xf32>) -> tensor<1x4x8x64xf32> {
 
 // -----
 
+// Two residual blocks: the second sum reads the first block's pairs
+// themselves, not a Reshape back of their Reshape (a pipeline passes a skip
+// input on only when the layer between reads that same value).
+// CHECK-LABEL: func @blocks
+// CHECK: %[[R:.*]] = onnx.Relu %{{.*}} : tensor<1x4x4x128xf32>
+// CHECK: %[[X:.*]] = onnx.Reshape %[[R]], %{{.*}} -> tensor<1x4x8x64xf32>
+// CHECK: %[[C:.*]] = onnx.Conv %[[X]], %{{.*}} -> tensor<1x4x4x128xf32>
+// CHECK-NOT: onnx.Reshape
+// CHECK: onnx.Add %[[C]], %[[R]] : (tensor<1x4x4x128xf32>, tensor<1x4x4x128xf32>) -> tensor<1x4x4x128xf32>
+func.func @blocks(%x: tensor<1x4x8x64xf32>) -> tensor<1x4x8x64xf32> {
+  %w = onnx.Constant dense<0.5> : tensor<64x64x3x3xf32> : tensor<64x64x3x3xf32>
+  %a = onnx.Conv %x, %w {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x8x64xf32>, tensor<64x64x3x3xf32>) -> tensor<1x4x8x64xf32>
+  %s = onnx.Add %a, %x : (tensor<1x4x8x64xf32>, tensor<1x4x8x64xf32>) -> tensor<1x4x8x64xf32>
+  %r = onnx.Relu %s : tensor<1x4x8x64xf32>
+  %v = onnx.Constant dense<0.25> : tensor<64x64x3x3xf32> : tensor<64x64x3x3xf32>
+  %b = onnx.Conv %r, %v {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x8x64xf32>, tensor<64x64x3x3xf32>) -> tensor<1x4x8x64xf32>
+  %t = onnx.Add %b, %r : (tensor<1x4x8x64xf32>, tensor<1x4x8x64xf32>) -> tensor<1x4x8x64xf32>
+  %q = onnx.Relu %t : tensor<1x4x8x64xf32>
+  return %q : tensor<1x4x8x64xf32>
+}
+
+// -----
+
 // A 1x1 convolution of 16 -> 64 channels fills 16 rows of a crossbar: 8
 // pixels fill all 128, with 512 columns on 4 crossbars (half a crossbar a
 // pixel instead of one).

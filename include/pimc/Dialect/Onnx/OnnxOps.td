@@ -216,6 +216,7 @@ def Onnx_ReshapeOp : Onnx_Op<"Reshape"> {
   let results = (outs Onnx_F32Tensor:$reshaped);
   let assemblyFormat = "$data `,` $shape attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Onnx_TransposeOp : Onnx_Op<"Transpose"> {

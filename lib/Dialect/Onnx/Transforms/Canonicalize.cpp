@@ -117,15 +117,12 @@ struct FlattenToReshape : public OpRewritePattern<FlattenOp> {
   }
 };
 
-/// reshape(reshape(x)) -> reshape(x); a reshape to the same type is x.
+/// reshape(reshape(x)) -> reshape(x) (the folder takes the reshapes that
+/// give back their input's type).
 struct CollapseReshapes : public OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getData().getType() == op.getType()) {
-      rewriter.replaceOp(op, op.getData());
-      return success();
-    }
     auto inner = op.getData().getDefiningOp<ReshapeOp>();
     if (!inner)
       return failure();
