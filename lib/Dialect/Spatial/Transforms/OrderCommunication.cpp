@@ -15,12 +15,15 @@
 // Every core then meets its channels in one global order, and the first
 // unfinished channel in that order always has both ends ready: the program
 // cannot deadlock (and the pass checks it by replaying the channels).
+// Programs that loop are simulated over several rounds too, and their order
+// shortened (LoopOrder.h): one round from idle cores is not the steady state.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Arch/CostModel.h"
 #include "pimc/Dialect/Spatial/CostAnalysis.h"
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
+#include "pimc/Dialect/Spatial/Transforms/LoopOrder.h"
 #include "pimc/Dialect/Spatial/Transforms/Passes.h"
 #include "pimc/Support/ArchOption.h"
 
@@ -42,15 +45,6 @@ using namespace pimc::spat;
 
 namespace {
 
-struct Node {
-  SmallVector<Operation *, 2> ops; // two for a channel (send, recv)
-  SmallVector<size_t, 2> cores;    // indices of the cores it runs on
-  double key = 0;
-  double ns = 0; // its time on the chip
-  SmallVector<unsigned> succs;
-  unsigned pending = 0;
-};
-
 int64_t bytesOf(Value value, const Arch &arch) {
   return cast<ShapedType>(value.getType()).getNumElements() * arch.inputBytes();
 }
@@ -58,7 +52,7 @@ int64_t bytesOf(Value value, const Arch &arch) {
 /// The time of a node: computes and transfers by the timing model, loads and
 /// stores by the global memory, copies into place by local memory; views
 /// cost nothing.
-double nodeNs(const Node &node, int64_t coreId, int64_t peerId, const CostModel &cost) {
+double nodeNs(const OrderNode &node, int64_t coreId, int64_t peerId, const CostModel &cost) {
   const Arch &arch = cost.getArch();
   Operation *op = node.ops.front();
   if (node.ops.size() == 2) {
@@ -87,73 +81,130 @@ double nodeNs(const Node &node, int64_t coreId, int64_t peerId, const CostModel 
 /// shared copies, 4 is faster than 3 on five of six (googlenet +0.3%).
 constexpr size_t kPreparedComputes = 4;
 
-/// The simulation that orders the nodes: their start order.
+/// Looping programs: the most rounds a simulation runs before the round
+/// whose order they take. Each of 1 to 6 gave the shortest loop on some
+/// layer-stage plan of the benchmark models.
+constexpr unsigned kSimulatedRounds = 6;
+
+/// The simulation that orders the nodes: their start order. With `rounds`
+/// above 1 the programs loop: a core starts the nodes of a round once it
+/// has run all of the round before, so a round meets the cores as the
+/// rounds before left them, and the order is the last round's.
 class OrderSimulation {
 public:
-  OrderSimulation(std::vector<Node> &nodes, size_t coreCount)
-      : nodes(nodes), cores(coreCount) {}
+  OrderSimulation(const std::vector<OrderNode> &nodes, size_t coreCount, unsigned rounds = 1)
+      : nodes(nodes), rounds(rounds), cores(coreCount),
+        pending(nodes.size() * rounds), deferred(coreCount) {}
 
   /// The nodes in the order of their simulated start, or nothing if some
   /// never start.
   std::optional<std::vector<unsigned>> run() {
-    for (unsigned n = 0; n < nodes.size(); ++n) {
-      if (isCompute(nodes[n]))
+    size_t count = nodes.size();
+    for (unsigned n = 0; n < count; ++n) {
+      for (size_t c : nodes[n].cores)
+        ++cores[c].perRound;
+      if (isCompute(nodes[n])) {
+        cores[nodes[n].cores[0]].computes.push_back(n);
         cores[nodes[n].cores[0]].computeKeys.insert(nodes[n].key);
-      if (!nodes[n].pending)
-        makeReady(n);
+      }
     }
+    for (size_t c = 0; c < cores.size(); ++c) {
+      cores[c].left = cores[c].perRound;
+      deferred[c].resize(rounds);
+    }
+    for (unsigned r = 0; r < rounds; ++r)
+      for (unsigned n = 0; n < count; ++n) {
+        pending[r * count + n] = nodes[n].pending;
+        if (!nodes[n].pending)
+          makeReady(r * count + n);
+      }
     for (size_t c = 0; c < cores.size(); ++c)
       tryStart(c, 0);
     while (!events.empty()) {
-      auto [t, sequence, n] = *events.begin();
+      auto [t, sequence, i] = *events.begin();
       events.erase(events.begin());
       lastEnd = t;
-      for (size_t c : nodes[n].cores)
+      const OrderNode &node = nodes[i % count];
+      std::set<size_t> touched(node.cores.begin(), node.cores.end());
+      for (size_t c : node.cores) {
         cores[c].busy = false;
-      std::set<size_t> touched(nodes[n].cores.begin(), nodes[n].cores.end());
-      for (unsigned s : nodes[n].succs)
-        if (--nodes[s].pending == 0) {
-          makeReady(s);
+        if (!cores[c].left && cores[c].round + 1 < rounds)
+          nextRound(c);
+      }
+      unsigned base = i - i % count;
+      for (unsigned s : node.succs)
+        if (--pending[base + s] == 0) {
+          makeReady(base + s);
           touched.insert(nodes[s].cores.begin(), nodes[s].cores.end());
         }
       for (size_t c : touched)
         tryStart(c, t);
     }
-    if (order.size() != nodes.size())
+    if (order.size() != count * rounds)
       return std::nullopt;
-    return std::move(order);
+    std::vector<unsigned> last;
+    for (unsigned i : order)
+      if (i >= (rounds - 1) * count)
+        last.push_back(i - (rounds - 1) * count);
+    return last;
   }
 
   /// When the last node ended (after run()).
   double end() const { return lastEnd; }
 
 private:
+  // Node instances: round r's copy of node n is r * nodes.size() + n.
   struct CoreState {
     bool busy = false;
     double freeAt = 0; // when the node it runs ends
-    std::multiset<double> computeKeys; // of its computes not started yet
+    unsigned round = 0;
+    size_t perRound = 0, left = 0; // nodes a round, of this round not started
+    std::vector<unsigned> computes;
+    std::multiset<double> computeKeys; // of this round's computes not started yet
     std::set<std::pair<double, unsigned>> local, channels; // ready, by key
   };
 
-  void makeReady(unsigned n) {
-    Node &node = nodes[n];
-    for (size_t c : node.cores)
-      (node.ops.size() == 2 ? cores[c].channels : cores[c].local).insert({node.key, n});
+  const OrderNode &nodeOf(unsigned i) const { return nodes[i % nodes.size()]; }
+  unsigned roundOf(unsigned i) const { return i / nodes.size(); }
+
+  void makeReady(unsigned i) {
+    const OrderNode &node = nodeOf(i);
+    for (size_t c : node.cores) {
+      if (cores[c].round != roundOf(i)) {
+        deferred[c][roundOf(i)].push_back(i);
+        continue;
+      }
+      (node.ops.size() == 2 ? cores[c].channels : cores[c].local).insert({node.key, i});
+    }
   }
 
-  void start(unsigned n, double t) {
-    Node &node = nodes[n];
+  void nextRound(size_t c) {
+    CoreState &core = cores[c];
+    ++core.round;
+    core.left = core.perRound;
+    for (unsigned n : core.computes)
+      core.computeKeys.insert(nodes[n].key);
+    for (unsigned i : deferred[c][core.round]) {
+      const OrderNode &node = nodeOf(i);
+      (node.ops.size() == 2 ? core.channels : core.local).insert({node.key, i});
+    }
+    deferred[c][core.round].clear();
+  }
+
+  void start(unsigned i, double t) {
+    const OrderNode &node = nodeOf(i);
     for (size_t c : node.cores) {
       cores[c].busy = true;
       cores[c].freeAt = t + node.ns;
-      (node.ops.size() == 2 ? cores[c].channels : cores[c].local).erase({node.key, n});
+      --cores[c].left;
+      (node.ops.size() == 2 ? cores[c].channels : cores[c].local).erase({node.key, i});
     }
     if (isCompute(node)) {
       CoreState &core = cores[node.cores[0]];
       core.computeKeys.erase(core.computeKeys.find(node.key));
     }
-    order.push_back(n);
-    events.insert({t + node.ns, sequence++, n});
+    order.push_back(i);
+    events.insert({t + node.ns, sequence++, i});
   }
 
   /// Lets a free core start something at time `t`.
@@ -163,11 +214,11 @@ private:
       return;
     // A transfer whose peer is free (and so waiting) first: it releases the
     // peer at once.
-    for (auto [key, n] : core.channels) {
-      const Node &node = nodes[n];
+    for (auto [key, i] : core.channels) {
+      const OrderNode &node = nodeOf(i);
       size_t peer = node.cores[0] == c ? node.cores[1] : node.cores[0];
-      if (!cores[peer].busy) {
-        start(n, t);
+      if (!cores[peer].busy && cores[peer].channels.count({key, i})) {
+        start(i, t);
         return;
       }
     }
@@ -179,7 +230,7 @@ private:
                              ? std::numeric_limits<double>::infinity()
                              : *std::next(core.computeKeys.begin(), kPreparedComputes - 1);
     auto pick = llvm::find_if(core.local, [&](const std::pair<double, unsigned> &entry) {
-      const Node &node = nodes[entry.second];
+      const OrderNode &node = nodeOf(entry.second);
       return isCompute(node) || isa<StoreOp>(node.ops.front()) || entry.first <= prepareUpTo;
     });
     if (pick == core.local.end())
@@ -187,26 +238,29 @@ private:
     // Unless a more urgent send's receiver is free within a quarter of that
     // work's time: the receiver would wait for all of it.
     auto [localKey, local] = *pick;
-    for (auto [key, n] : core.channels) {
+    for (auto [key, i] : core.channels) {
       if (key >= localKey)
         break;
-      const Node &node = nodes[n];
+      const OrderNode &node = nodeOf(i);
       bool first = node.cores[0] == c;
       size_t peer = node.cores[first ? 1 : 0];
       if (isa<SendOp>(node.ops[first ? 0 : 1]) &&
-          cores[peer].freeAt < t + nodes[local].ns / 4)
+          cores[peer].freeAt < t + nodeOf(local).ns / 4)
         return;
     }
     start(local, t);
   }
 
-  static bool isCompute(const Node &node) {
+  static bool isCompute(const OrderNode &node) {
     return isa<ComputeOpInterface>(node.ops.front());
   }
 
-  std::vector<Node> &nodes;
+  const std::vector<OrderNode> &nodes;
+  unsigned rounds;
   std::vector<CoreState> cores;
-  std::set<std::tuple<double, unsigned, unsigned>> events; // (end, sequence, node)
+  std::vector<unsigned> pending; // of each node instance
+  std::vector<std::vector<std::vector<unsigned>>> deferred; // [core][round]: ready early
+  std::set<std::tuple<double, unsigned, unsigned>> events; // (end, sequence, instance)
   unsigned sequence = 0;
   std::vector<unsigned> order;
   double lastEnd = 0;
@@ -277,7 +331,7 @@ struct SpatOrderCommunicationPass
     if (!arch)
       return signalPassFailure();
     CostModel cost(*arch);
-    std::vector<Node> nodes;
+    std::vector<OrderNode> nodes;
     DenseMap<Operation *, unsigned> nodeOf;
     DenseMap<int64_t, unsigned> channelNode;
     SmallVector<CoreOp> cores(module.getOps<CoreOp>());
@@ -376,25 +430,42 @@ struct SpatOrderCommunicationPass
                      : pushes(n) || std::isinf(needed[n]) ? ready[n]
                                                           : needed[n];
     }
-    for (Node &node : nodes) {
+    for (OrderNode &node : nodes) {
       int64_t self = cores[node.cores[0]].getId();
       int64_t peer = node.cores.size() == 2 ? int64_t(cores[node.cores[1]].getId()) : self;
       node.ns = nodeNs(node, self, peer, cost);
     }
-    // For one inference, the schedule's times alone let a core run work
-    // whose successors have time to spare before work on the longest path
-    // to the end; the latest start that does not delay the end (the
-    // critical path less the longest path from the node) alone runs long
-    // chains ahead of the rest. The key lies between them: halfway, or
-    // nearer the latest start, whichever order the simulation finishes
-    // first. (Of 0.3, 0.5, 0.7 and 0.9 of the way, the simulation ranked
-    // 0.5 and 0.7 as the timing replay did on the six benchmark models:
-    // 0.7 shortens googlenet and squeezenet1_0 by 2-3%, 0.5 is best on the
-    // others.)
     std::optional<std::vector<unsigned>> order;
     if (throughput) {
-      order = OrderSimulation(nodes, cores.size()).run();
+      // The simulations only read the IR: they run in parallel. The order
+      // whose loop has the shortest round is kept, and shortened further.
+      std::array<std::optional<std::vector<unsigned>>, kSimulatedRounds> trialOrders;
+      parallelFor(&getContext(), 0, kSimulatedRounds, [&](size_t i) {
+        trialOrders[i] = OrderSimulation(nodes, cores.size(), i + 1).run();
+      });
+      double bestRound = 0;
+      for (std::optional<std::vector<unsigned>> &trial : trialOrders) {
+        if (!trial)
+          continue;
+        double round = LoopTiming(nodes, cores.size(), *trial).roundNs();
+        if (!order || round < bestRound) {
+          order = std::move(trial);
+          bestRound = round;
+        }
+      }
+      if (order)
+        shortenLoopRound(nodes, cores.size(), *order);
     } else {
+      // For one inference, the schedule's times alone let a core run work
+      // whose successors have time to spare before work on the longest path
+      // to the end; the latest start that does not delay the end (the
+      // critical path less the longest path from the node) alone runs long
+      // chains ahead of the rest. The key lies between them: halfway, or
+      // nearer the latest start, whichever order the simulation finishes
+      // first. (Of 0.3, 0.5, 0.7 and 0.9 of the way, the simulation ranked
+      // 0.5 and 0.7 as the timing replay did on the six benchmark models:
+      // 0.7 shortens googlenet and squeezenet1_0 by 2-3%, 0.5 is best on the
+      // others.)
       std::vector<double> tail(nodes.size(), 0); // the longest path from a node to the end
       for (unsigned n : llvm::reverse(topo)) {
         for (unsigned s : nodes[n].succs)
@@ -407,7 +478,7 @@ struct SpatOrderCommunicationPass
       std::array<std::optional<std::vector<unsigned>>, 2> trialOrders;
       std::array<double, 2> trialEnds = {};
       parallelFor(&getContext(), 0, towardLatest.size(), [&](size_t i) {
-        std::vector<Node> trial = nodes;
+        std::vector<OrderNode> trial = nodes;
         for (unsigned n = 0; n < trial.size(); ++n)
           trial[n].key = (1 - towardLatest[i]) * nodes[n].key +
                          towardLatest[i] * (criticalPath - tail[n]);

@@ -75,11 +75,18 @@ def SpatOrderCommunication
     local work that is ready, else it waits. For one inference, urgency is
     halfway between the schedule's time and the latest start that keeps the
     critical path; with `throughput` it is the schedule's time (a looping
-    program's round is not one inference's critical path). Both ends of a channel run at one simulated time,
-    so every core meets its channels in one global order and rendezvous
-    transfers cannot deadlock; the pass checks this by replaying the
-    channels. A send is thus never issued while its receiver is busy with
-    other work the sender could overlap.
+    program's round is not one inference's critical path). Both ends of a
+    channel run at one simulated time, so every core meets its channels in
+    one global order and rendezvous transfers cannot deadlock; the pass
+    checks this by replaying the channels. A send is thus never issued
+    while its receiver is busy with other work the sender could overlap.
+
+    With `throughput` the simulation also runs the programs as loops, each
+    core starting a round when it has run the round before, and takes the
+    last round's order; of these orders (1 to 6 rounds), the one whose loop
+    has the shortest round is kept. Where a channel still waits for a core
+    busy with local work that does not feed it, that work moves after the
+    channel while the round gets shorter.
   }];
 }
 
