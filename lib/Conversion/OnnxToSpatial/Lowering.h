@@ -61,6 +61,10 @@ struct LoweringContext {
   /// convolution that reads that operand and passes it on (`second`; see
   /// planPassThroughs); and the operand as each such convolution passed it.
   llvm::DenseMap<mlir::Operation *, std::pair<unsigned, mlir::Operation *>> skips{};
+  /// Pipelines: the convolutions that read their input as a convolution
+  /// beside them passes it on, a stage later (the shallow branches of a
+  /// concatenation; see planPassThroughs).
+  llvm::DenseMap<mlir::Operation *, mlir::Operation *> delays{};
   llvm::DenseMap<mlir::Operation *, mlir::Value> passedInput{};
 
   /// How long the computes of work without weights are. In a pipeline, as
@@ -137,7 +141,10 @@ void planWindowBands(mlir::ModuleOp module, LoweringContext &lowering);
 /// wait for the later one in a rendezvous every round. When the layer in
 /// between is a convolution that reads the earlier operand on the same grid
 /// of pixels, its computes pass on the pixels of their rows, and the sum
-/// reads them there, one stage back.
+/// reads them there, one stage back. Likewise the branches of a
+/// concatenation one layer shallower than the deepest: the convolution of
+/// such a branch reads its input as the first convolution of a deeper
+/// branch passes it on.
 void planPassThroughs(mlir::ModuleOp module, LoweringContext &lowering);
 
 /// Patterns of convolutions and pooling (channels-last forms).

@@ -480,6 +480,17 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
   return bandResults;
 }
 
+/// The input `x` of convolution `op`, or, when a convolution beside it
+/// passes that input on (LoweringContext::delays), the input as it passed it.
+static Value convInput(OpBuilder &b, const LoweringContext &lowering, Operation *op,
+                       Value x) {
+  Operation *via = lowering.delays.lookup(op);
+  Value passed = via ? lowering.passedInput.lookup(via) : Value();
+  if (!passed)
+    return x;
+  return reshape(b, op->getLoc(), passed, cast<RankedTensorType>(x.getType()).getShape());
+}
+
 struct LowerConv : public LoweringPattern<onnx::ConvOp> {
   using LoweringPattern::LoweringPattern;
   LogicalResult matchAndRewrite(onnx::ConvOp op, OpAdaptor adaptor,
@@ -505,7 +516,8 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
     int64_t cg = w.channels / group, og = outChannels / group;
     int64_t positions = w.kernelPositions();
     std::string name = nameOf(op, "conv");
-    Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, 0.0f);
+    Value padded =
+        paddedInput(rewriter, loc, convInput(rewriter, lowering, op, adaptor.getX()), w, 0.0f);
     int64_t mvmsPerPixel = 0;
     if (!(cg == 1 && og == 1)) {
       DenseTiling tiling = denseTiling(lowering.arch, positions * cg, og);
@@ -522,10 +534,12 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
     // convolution (mobilenet_v2's inverted residuals) the pipeline got
     // slower.
     std::optional<std::pair<int64_t, int64_t>> own = w.ownPixels();
+    bool skipped = llvm::any_of(lowering.skips,
+                                [&](const auto &skip) { return skip.second.second == op; });
+    bool delays = llvm::any_of(lowering.delays,
+                               [&](const auto &delay) { return delay.second == op; });
     bool passes = group == 1 && !(cg == 1 && og == 1) && own &&
-                  w.kernelPositions() > own->second &&
-                  llvm::any_of(lowering.skips,
-                               [&](const auto &skip) { return skip.second.second == op; });
+                  ((skipped && w.kernelPositions() > own->second) || delays);
     SmallVector<Value> passedPixels;
     if (cg == 1 && og == 1) {
       // Depthwise: a multiply-add per kernel position on the vector unit,
@@ -963,11 +977,38 @@ static bool hasWeights(Operation *op) {
   return isa<onnx::GemmOp>(op);
 }
 
+/// A value, before its pixels were regrouped (onnx-pack-pixels).
+static Value ungrouped(Value value) {
+  auto reshape = value.getDefiningOp<onnx::ReshapeOp>();
+  return reshape ? reshape.getData() : value;
+}
+
 void lowering::planPassThroughs(ModuleOp module, LoweringContext &lowering) {
   if (lowering.oneInference)
     return;
   // The depth of a value: the most layers with weights on a path to it.
   DenseMap<Value, int64_t> depth;
+  auto deepestInput = [&](Operation *op) {
+    Value deepest;
+    for (Value input : op->getOperands())
+      if (!deepest || depth.lookup(input) > depth.lookup(deepest))
+        deepest = input;
+    return deepest;
+  };
+  // The layer with weights on the deepest path to `v`, if it is at `layerDepth`.
+  auto layerAt = [&](Value v, int64_t layerDepth) -> Operation * {
+    while (Operation *def = v.getDefiningOp()) {
+      if (depth.lookup(v) < layerDepth)
+        return nullptr;
+      if (hasWeights(def) && depth.lookup(v) == layerDepth)
+        return def;
+      v = deepestInput(def);
+      if (!v)
+        return nullptr;
+    }
+    return nullptr;
+  };
+  SmallVector<std::pair<Operation *, Operation *>> delayed; // (reader, passer)
   module.walk([&](Operation *op) {
     int64_t d = 0;
     for (Value input : op->getOperands())
@@ -975,38 +1016,72 @@ void lowering::planPassThroughs(ModuleOp module, LoweringContext &lowering) {
     d += hasWeights(op);
     for (Value result : op->getResults())
       depth[result] = d;
-    auto add = dyn_cast<onnx::AddOp>(op);
-    if (!add || std::abs(depth.lookup(add.getA()) - depth.lookup(add.getB())) != 2)
+    if (auto add = dyn_cast<onnx::AddOp>(op);
+        add && std::abs(depth.lookup(add.getA()) - depth.lookup(add.getB())) == 2) {
+      unsigned early = depth.lookup(add.getA()) < depth.lookup(add.getB()) ? 0 : 1;
+      Value skipped = op->getOperand(early);
+      // The layer between, on the other operand's deepest path, must read
+      // the skipped operand itself.
+      auto conv = dyn_cast_or_null<onnx::ConvOp>(
+          layerAt(op->getOperand(1 - early), depth.lookup(skipped) + 1));
+      if (conv && ungrouped(conv.getX()) == ungrouped(skipped))
+        lowering.skips[op] = {early, conv};
       return;
-    unsigned early = depth.lookup(add.getA()) < depth.lookup(add.getB()) ? 0 : 1;
-    Value skipped = op->getOperand(early);
-    // The layer between, on the other operand's deepest path, must read the
-    // skipped operand itself.
-    Value v = op->getOperand(1 - early);
-    int64_t between = depth.lookup(skipped) + 1;
-    while (Operation *def = v.getDefiningOp()) {
-      if (depth.lookup(v) < between)
-        return;
-      if (hasWeights(def) && depth.lookup(v) == between) {
-        // Either may have the pixels regrouped (onnx-pack-pixels).
-        auto ungrouped = [](Value value) {
-          auto reshape = value.getDefiningOp<onnx::ReshapeOp>();
-          return reshape ? reshape.getData() : value;
-        };
-        auto conv = dyn_cast<onnx::ConvOp>(def);
-        if (conv && ungrouped(conv.getX()) == ungrouped(skipped))
-          lowering.skips[op] = {early, def};
-        return;
+    }
+    if (!isa<onnx::ConcatOp>(op))
+      return;
+    // A branch one layer shallower than the deepest, whose convolution reads
+    // what a deeper branch's first convolution reads. (Passing the input
+    // of a pooling branch on as well made googlenet's pipeline slower.)
+    int64_t deepest = 0;
+    for (Value input : op->getOperands())
+      deepest = std::max(deepest, depth.lookup(input));
+    SmallVector<std::pair<Operation *, Value>> shallow; // (convolution, the input it reads)
+    DenseSet<Operation *> shallowLayers;
+    for (Value input : op->getOperands()) {
+      if (deepest < 2 || depth.lookup(input) != deepest - 1)
+        continue;
+      auto conv = dyn_cast_or_null<onnx::ConvOp>(layerAt(input, deepest - 1));
+      if (!conv)
+        continue;
+      shallowLayers.insert(conv);
+      shallow.push_back({conv, ungrouped(conv.getX())});
+    }
+    // A convolution of a deeper branch that reads the same input passes it.
+    for (auto [reader, x] : shallow) {
+      SmallVector<Operation *> users(x.getUsers());
+      for (Operation *user : x.getUsers())
+        if (isa<onnx::ReshapeOp>(user))
+          llvm::append_range(users, user->getUsers());
+      for (Operation *user : users) {
+        auto conv = dyn_cast<onnx::ConvOp>(user);
+        if (conv && hasWeights(conv) && !shallowLayers.contains(conv) && conv.getGroup() == 1 &&
+            ungrouped(conv.getX()) == x && depth.lookup(conv.getY()) == depth.lookup(x) + 1) {
+          delayed.push_back({reader, conv});
+          break;
+        }
       }
-      Value deepest;
-      for (Value input : def->getOperands())
-        if (!deepest || depth.lookup(input) > depth.lookup(deepest))
-          deepest = input;
-      if (!deepest)
-        return;
-      v = deepest;
     }
   });
+  // The convolution that passes the input on lowers first: it moves before
+  // the one that reads it, if its operands are there already (the input they
+  // share, constants).
+  for (auto [reader, passer] : delayed) {
+    Block *block = reader->getBlock();
+    if (block != passer->getBlock())
+      continue;
+    if (reader->isBeforeInBlock(passer)) {
+      Operation *first = reader;
+      bool movable = llvm::all_of(passer->getOperands(), [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return !def || def->getBlock() != block || def->isBeforeInBlock(first);
+      });
+      if (!movable)
+        continue;
+      passer->moveBefore(reader);
+    }
+    lowering.delays[reader] = passer;
+  }
 }
 
 void lowering::populateWindowPatterns(RewritePatternSet &patterns,

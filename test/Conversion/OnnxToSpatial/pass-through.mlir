@@ -57,3 +57,35 @@ func.func @residual_1x1(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %y = onnx.Add %b, %x : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
   return %y : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// Branches of a concatenation as a pipeline: the 1x1 branch is a layer
+// shallower than the 1x1 -> 3x3 one, and its stage would wait a round for
+// the concatenation to take its output. It reads its input as the deeper
+// branch's first convolution (weights 0.25, lowered first) passes it on, a
+// stage later.
+// PIPELINE-DAG: spat.global constant @[[W2:.*]] : tensor<2x2xf32> = dense<2.500000e-01>
+// PIPELINE-DAG: spat.global constant @[[W1:.*]] : tensor<2x2xf32> = dense<5.000000e-01>
+// PIPELINE-LABEL: func @inception
+// PIPELINE: %[[A:.*]]:2 = spat.compute_batch lanes(16) shared(%arg0 : tensor<1x4x4x2xf32>) tiles [#spat.tile<@[[W2]][0, 0]
+// PIPELINE: %[[PASSED:.*]] = spat.reshape %[[A]]#1 : tensor<16x2xf32> to tensor<1x4x4x2xf32>
+// PIPELINE: spat.compute_batch lanes(16) shared(%[[PASSED]] : tensor<1x4x4x2xf32>) tiles [#spat.tile<@[[W1]][0, 0]
+// LATENCY-LABEL: func @inception
+// LATENCY-NOT: :2 = spat.compute
+// With the pixels of the 1x1 convolutions packed, likewise.
+// PACKED-LABEL: func @inception
+// PACKED: %[[A:.*]]:2 = spat.compute_batch lanes(4) shared(%arg0 : tensor<1x4x4x2xf32>)
+// PACKED: %[[P:.*]] = spat.reshape %[[A]]#1
+// PACKED: %[[X:.*]] = spat.reshape %[[P]]
+// PACKED: spat.compute_batch lanes(4) shared(%[[X]] : tensor<1x4x4x2xf32>)
+func.func @inception(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x4xf32> {
+  %w1 = onnx.Constant dense<0.5> : tensor<2x2x1x1xf32> : tensor<2x2x1x1xf32>
+  %w2 = onnx.Constant dense<0.25> : tensor<2x2x1x1xf32> : tensor<2x2x1x1xf32>
+  %w3 = onnx.Constant dense<0.125> : tensor<2x2x3x3xf32> : tensor<2x2x3x3xf32>
+  %y1 = onnx.Conv %x, %w1 {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x4x4x2xf32>
+  %a = onnx.Conv %x, %w2 {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x4x4x2xf32>
+  %y2 = onnx.Conv %a, %w3 {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x2x3x3xf32>) -> tensor<1x4x4x2xf32>
+  %y = onnx.Concat %y1, %y2 {axis = 3 : i64} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
+}
