@@ -435,13 +435,36 @@ struct SpatOrderCommunicationPass
       int64_t peer = node.cores.size() == 2 ? int64_t(cores[node.cores[1]].getId()) : self;
       node.ns = nodeNs(node, self, peer, cost);
     }
+    // The schedule's times alone let a core run work whose successors have
+    // time to spare before work on the longest path to the end; the latest
+    // start that does not delay the end (the critical path less the longest
+    // path from the node) alone runs long chains ahead of the rest. Keys
+    // between them, `towardLatest` of the way:
+    std::vector<double> tail(nodes.size(), 0); // the longest path from a node to the end
+    for (unsigned n : llvm::reverse(topo)) {
+      for (unsigned s : nodes[n].succs)
+        tail[n] = std::max(tail[n], tail[s]);
+      tail[n] += nodes[n].ns;
+    }
+    double criticalPath = tail.empty() ? 0 : *llvm::max_element(tail);
+    auto keyedToward = [&](double towardLatest) {
+      std::vector<OrderNode> keyed = nodes;
+      for (unsigned n = 0; n < keyed.size(); ++n)
+        keyed[n].key = (1 - towardLatest) * nodes[n].key + towardLatest * (criticalPath - tail[n]);
+      return keyed;
+    };
+    // The simulations only read the IR: they run in parallel.
     std::optional<std::vector<unsigned>> order;
     if (throughput) {
-      // The simulations only read the IR: they run in parallel. The order
-      // whose loop has the shortest round is kept, and shortened further.
-      std::array<std::optional<std::vector<unsigned>>, kSimulatedRounds> trialOrders;
-      parallelFor(&getContext(), 0, kSimulatedRounds, [&](size_t i) {
-        trialOrders[i] = OrderSimulation(nodes, cores.size(), i + 1).run();
+      // Looping programs: of the orders of 1 to kSimulatedRounds rounds, with
+      // the schedule's times or halfway to the latest start as keys (each
+      // the best on some benchmark model), the one whose loop has the
+      // shortest round is kept, and shortened further.
+      constexpr std::array<double, 2> towardLatest = {0, 0.5};
+      std::array<std::optional<std::vector<unsigned>>, 2 * kSimulatedRounds> trialOrders;
+      parallelFor(&getContext(), 0, trialOrders.size(), [&](size_t i) {
+        std::vector<OrderNode> keyed = keyedToward(towardLatest[i / kSimulatedRounds]);
+        trialOrders[i] = OrderSimulation(keyed, cores.size(), i % kSimulatedRounds + 1).run();
       });
       double bestRound = 0;
       for (std::optional<std::vector<unsigned>> &trial : trialOrders) {
@@ -456,33 +479,17 @@ struct SpatOrderCommunicationPass
       if (order)
         shortenLoopRound(nodes, cores.size(), *order);
     } else {
-      // For one inference, the schedule's times alone let a core run work
-      // whose successors have time to spare before work on the longest path
-      // to the end; the latest start that does not delay the end (the
-      // critical path less the longest path from the node) alone runs long
-      // chains ahead of the rest. The key lies between them: halfway, or
-      // nearer the latest start, whichever order the simulation finishes
-      // first. (Of 0.3, 0.5, 0.7 and 0.9 of the way, the simulation ranked
-      // 0.5 and 0.7 as the timing replay did on the six benchmark models:
-      // 0.7 shortens googlenet and squeezenet1_0 by 2-3%, 0.5 is best on the
-      // others.)
-      std::vector<double> tail(nodes.size(), 0); // the longest path from a node to the end
-      for (unsigned n : llvm::reverse(topo)) {
-        for (unsigned s : nodes[n].succs)
-          tail[n] = std::max(tail[n], tail[s]);
-        tail[n] += nodes[n].ns;
-      }
-      double criticalPath = tail.empty() ? 0 : *llvm::max_element(tail);
-      // The simulations only read the IR: they run in parallel.
+      // One inference: halfway, or nearer the latest start, whichever order
+      // the simulation finishes first. (Of 0.3, 0.5, 0.7 and 0.9 of the way,
+      // the simulation ranked 0.5 and 0.7 as the timing replay did on the
+      // six benchmark models: 0.7 shortens googlenet and squeezenet1_0 by
+      // 2-3%, 0.5 is best on the others.)
       constexpr std::array<double, 2> towardLatest = {0.5, 0.7};
       std::array<std::optional<std::vector<unsigned>>, 2> trialOrders;
       std::array<double, 2> trialEnds = {};
       parallelFor(&getContext(), 0, towardLatest.size(), [&](size_t i) {
-        std::vector<OrderNode> trial = nodes;
-        for (unsigned n = 0; n < trial.size(); ++n)
-          trial[n].key = (1 - towardLatest[i]) * nodes[n].key +
-                         towardLatest[i] * (criticalPath - tail[n]);
-        OrderSimulation simulation(trial, cores.size());
+        std::vector<OrderNode> keyed = keyedToward(towardLatest[i]);
+        OrderSimulation simulation(keyed, cores.size());
         trialOrders[i] = simulation.run();
         trialEnds[i] = simulation.end();
       });

@@ -83,8 +83,9 @@ def SpatOrderCommunication
 
     With `throughput` the simulation also runs the programs as loops, each
     core starting a round when it has run the round before, and takes the
-    last round's order; of these orders (1 to 6 rounds), the one whose loop
-    has the shortest round is kept. Where a channel still waits for a core
+    last round's order; of these orders (1 to 6 rounds, with the schedule's
+    times or halfway to the latest start as urgency), the one whose loop has
+    the shortest round is kept. Where a channel still waits for a core
     busy with local work that does not feed it, that work moves after the
     channel while the round gets shorter.
   }];
