@@ -93,13 +93,16 @@ static std::optional<std::vector<unsigned>> delayed(llvm::ArrayRef<OrderNode> no
 
 void pimc::spat::shortenLoopRound(llvm::ArrayRef<OrderNode> nodes, size_t coreCount,
                                   std::vector<unsigned> &order) {
-  // Each trial times the programs anew (about 0.5 ms on resnet18's layer
-  // stages, which settle after some 400).
-  constexpr int kMaxTrials = 1000;
+  // Each trial times kRounds rounds of every node anew (about 0.5 ms on
+  // resnet18's layer stages, which settle after some 400 trials): at most
+  // 1000 trials, and fewer for larger programs.
+  constexpr int64_t kMaxTrials = 1000, kMaxNodeRounds = 200'000'000;
+  int64_t maxTrials = std::min<int64_t>(
+      kMaxTrials, kMaxNodeRounds / std::max<int64_t>(1, kRounds * nodes.size()));
   LoopTiming timing(nodes, coreCount, order);
   double best = timing.roundNs();
-  int trials = 0;
-  for (bool improved = true; improved && trials < kMaxTrials;) {
+  int64_t trials = 0;
+  for (bool improved = true; improved && trials < maxTrials;) {
     improved = false;
     for (auto [channel, work] : timing.lateLocalWork()) {
       for (bool latest : {false, true}) {
@@ -117,7 +120,7 @@ void pimc::spat::shortenLoopRound(llvm::ArrayRef<OrderNode> nodes, size_t coreCo
           break;
         }
       }
-      if (improved || trials >= kMaxTrials)
+      if (improved || trials >= maxTrials)
         break;
     }
   }
