@@ -534,12 +534,12 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
     // convolution (mobilenet_v2's inverted residuals) the pipeline got
     // slower.
     std::optional<std::pair<int64_t, int64_t>> own = w.ownPixels();
-    bool skipped = llvm::any_of(lowering.skips,
+    bool forSkip = llvm::any_of(lowering.skips,
                                 [&](const auto &skip) { return skip.second.second == op; });
-    bool delays = llvm::any_of(lowering.delays,
-                               [&](const auto &delay) { return delay.second == op; });
+    bool forBranch = llvm::any_of(lowering.delays,
+                                  [&](const auto &delay) { return delay.second == op; });
     bool passes = group == 1 && !(cg == 1 && og == 1) && own &&
-                  ((skipped && w.kernelPositions() > own->second) || delays);
+                  ((forSkip && w.kernelPositions() > own->second) || forBranch);
     SmallVector<Value> passedPixels;
     if (cg == 1 && og == 1) {
       // Depthwise: a multiply-add per kernel position on the vector unit,

@@ -55,7 +55,7 @@ int64_t bytesOf(Value value, const Arch &arch) {
 double nodeNs(const OrderNode &node, int64_t coreId, int64_t peerId, const CostModel &cost) {
   const Arch &arch = cost.getArch();
   Operation *op = node.ops.front();
-  if (node.ops.size() == 2) {
+  if (node.isChannel()) {
     auto send = isa<SendOp>(op) ? cast<SendOp>(op) : cast<SendOp>(node.ops[1]);
     int64_t from = isa<SendOp>(op) ? coreId : peerId, to = isa<SendOp>(op) ? peerId : coreId;
     return cost.transferNs(from, to, bytesOf(send.getValue(), arch));
@@ -174,7 +174,7 @@ private:
         deferred[c][roundOf(i)].push_back(i);
         continue;
       }
-      (node.ops.size() == 2 ? cores[c].channels : cores[c].local).insert({node.key, i});
+      (node.isChannel() ? cores[c].channels : cores[c].local).insert({node.key, i});
     }
   }
 
@@ -186,7 +186,7 @@ private:
       core.computeKeys.insert(nodes[n].key);
     for (unsigned i : deferred[c][core.round]) {
       const OrderNode &node = nodeOf(i);
-      (node.ops.size() == 2 ? core.channels : core.local).insert({node.key, i});
+      (node.isChannel() ? core.channels : core.local).insert({node.key, i});
     }
     deferred[c][core.round].clear();
   }
@@ -197,7 +197,7 @@ private:
       cores[c].busy = true;
       cores[c].freeAt = t + node.ns;
       --cores[c].left;
-      (node.ops.size() == 2 ? cores[c].channels : cores[c].local).erase({node.key, i});
+      (node.isChannel() ? cores[c].channels : cores[c].local).erase({node.key, i});
     }
     if (isCompute(node)) {
       CoreState &core = cores[node.cores[0]];
@@ -422,7 +422,7 @@ struct SpatOrderCommunicationPass
           needed[n] = std::min(needed[n], needed[s]);
     }
     auto pushes = [&](unsigned n) {
-      return nodes[n].ops.size() == 2 || isa<StoreOp>(nodes[n].ops.front());
+      return nodes[n].isChannel() || isa<StoreOp>(nodes[n].ops.front());
     };
     for (unsigned n = 0; n < nodes.size(); ++n) {
       Operation *op = nodes[n].ops.front();
