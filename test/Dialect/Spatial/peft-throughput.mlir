@@ -205,3 +205,45 @@ func.func @pieces(%x: tensor<16xf32>) -> tensor<16xf32> {
   } -> tensor<16xf32> loc("sum")
   return %s : tensor<16xf32>
 }
+
+// Three pieces of a layer, each on a core of its own: four, two and one
+// mvms. The relu of the two-mvm piece stays beside it, where its input is
+// and where the core keeps well within the stage's time (the four-mvm
+// piece's), rather than going to the one-mvm piece's core, which has less
+// work but would have to receive the input.
+// BALANCED-LABEL: func @beside_input
+// BALANCED: spat.compute{{.*}}@m4{{.*}}spat.core
+// BALANCED: spat.compute{{.*}}@m2{{.*}}spat.core = [[TWO:[0-9]+]] : i64
+// BALANCED: spat.compute{{.*}}@m1{{.*}}spat.core
+// BALANCED: spat.compute(%{{.*}} : tensor<16xf32>) attributes {spat.core = [[TWO]] : i64
+// BALANCED: spat.relu
+spat.global constant @m4 : tensor<16x64xf32> = dense<1.0> : tensor<16x64xf32>
+spat.global constant @m2 : tensor<16x48xf32> = dense<1.0> : tensor<16x48xf32>
+spat.global constant @m1 : tensor<16x48xf32> = dense<1.0> : tensor<16x48xf32>
+func.func @beside_input(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@m4[0, 0], [16, 16]>, #spat.tile<@m4[0, 16], [16, 16]>, #spat.tile<@m4[0, 32], [16, 16]>, #spat.tile<@m4[0, 48], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %p0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %p1 = spat.mvm %p0 tile 1 : tensor<16xf32> -> tensor<16xf32>
+    %p2 = spat.mvm %p1 tile 2 : tensor<16xf32> -> tensor<16xf32>
+    %p3 = spat.mvm %p2 tile 3 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %p3 : tensor<16xf32>
+  } -> tensor<16xf32> loc("layer")
+  %b = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@m2[0, 0], [16, 16]>, #spat.tile<@m2[0, 16], [16, 16]>, #spat.tile<@m2[0, 32], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %p0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %p1 = spat.mvm %p0 tile 1 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %p1 : tensor<16xf32>
+  } -> tensor<16xf32> loc("layer")
+  %c = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@m1[0, 0], [16, 16]>, #spat.tile<@m1[0, 16], [16, 16]>, #spat.tile<@m1[0, 32], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %p0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %p0 : tensor<16xf32>
+  } -> tensor<16xf32> loc("layer")
+  %r = spat.compute(%b : tensor<16xf32>) {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.relu %in : tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("relu")
+  return %a, %r, %c : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+}

@@ -27,8 +27,8 @@ def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp", [
            "place each layer on cores of its own (a pipeline of layers) for "
            "programs that loop">,
     Option<"balanceWeightless", "balance-weightless", "bool", /*default=*/"false",
-           "with throughput: work without weights goes to the least loaded "
-           "core of its stage">]> {
+           "with throughput: work without weights goes beside its input, or "
+           "to the least loaded core of its stage">]> {
   let summary = "Stage 4: PEFT list scheduling of computes onto cores";
   let description = [{
     Predict-Earliest-Finish-Time scheduling: computes are ranked by their
@@ -46,7 +46,10 @@ def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp", [
     is the busiest core's round. With `balance-weightless`, work without
     weights (sums of partial products, pooling) goes to the stage's core with
     the least work so far rather than the one it finishes first on: a sum
-    beside a long piece of a layer makes that core the round's longest.
+    beside a long piece of a layer makes that core the round's longest. It
+    stays beside its largest input, though, while that core keeps well
+    within the stage's time: it then needs no transfer, and no core has to
+    gather a stage's results to hand them on.
   }];
 }
 
