@@ -22,6 +22,9 @@ def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
            "round is bound by all the work and transfers, not by one band)">,
     Option<"copyBudget", "copy-budget", "double", /*default=*/"0.9",
            "the share of the chip's crossbars weights and their copies may take">,
+    Option<"evenRows", "even-rows", "bool", /*default=*/"false",
+           "bands of whole rows take as many rows each as they can (the last "
+           "band no shorter than one row fewer than the others)">,
   ];
   let dependentDialects = ["::pimc::spat::SpatDialect",
                            "::mlir::tensor::TensorDialect",

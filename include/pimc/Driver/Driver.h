@@ -45,9 +45,13 @@ struct CompileOptions {
   /// reads fewer crossbars (onnx-pack-pixels).
   bool packPixels = true;
   /// Layer stages: work without weights goes to the least loaded core of
-  /// its stage. The layer-stage plan compiles with and without it, and
-  /// without packPixels, and keeps the fastest, as it does the plans.
+  /// its stage. The layer-stage plan compiles with it, and without it and
+  /// packPixels, and keeps the fastest, as it does the plans.
   bool balanceWeightless = false;
+  /// Layer stages: bands of whole rows share a layer's rows out evenly
+  /// rather than leaving a short last band (which may then share a core
+  /// with another band). The layer-stage plan compiles with and without it.
+  bool evenRows = false;
   /// The share of the chip's crossbars weights and their copies may take;
   /// when the copies do not fit the cores, the compile plans for 10 % less.
   double copyBudget = 0.9;

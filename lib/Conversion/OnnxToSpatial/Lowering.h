@@ -55,6 +55,9 @@ struct LoweringContext {
   bool oneInference = true;
   /// The share of the chip's crossbars weights and their copies may take.
   double copyBudget = 0.9;
+  /// Bands of whole rows share the rows out evenly rather than leaving the
+  /// rest to a short last band.
+  bool evenRows = false;
   /// The next value of kCopyAttr.
   int64_t nextCopy = 0;
   /// Pipelines: the sums whose operand `first` skips layers, with the

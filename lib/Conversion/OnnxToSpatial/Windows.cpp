@@ -181,10 +181,11 @@ struct Band {
 /// weights: they run one after another on one core, and the next layer
 /// starts on the first rows before the last are done; and so are the rows
 /// of a band into halves when a row takes at least kHalvedMvms mvms
-/// (`mvmsPerPixel` each).
+/// (`mvmsPerPixel` each). With `evenRows`, bands of whole rows share the
+/// rows out evenly (as many bands, none longer).
 std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
                           int64_t outChannels, const Arch &arch, int64_t planned,
-                          bool rowByRow = false, int64_t mvmsPerPixel = 0) {
+                          bool evenRows, bool rowByRow = false, int64_t mvmsPerPixel = 0) {
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
@@ -202,8 +203,10 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
   auto paddedShape = cast<RankedTensorType>(padded.getType()).getShape();
   auto [rowFrom, rowTo] = w.inputRows(0, 1);
   int64_t copy = 0;
-  for (int64_t first = 0; first < w.out[0]; first += rowsPerBand) {
-    int64_t end = std::min(w.out[0], first + rowsPerBand);
+  int64_t bandCount = llvm::divideCeilSigned(w.out[0], rowsPerBand);
+  for (int64_t k = 0, first = 0; k < bandCount; ++k) {
+    int64_t end = evenRows ? (k + 1) * w.out[0] / bandCount
+                           : std::min(w.out[0], first + rowsPerBand);
     int64_t parts =
         split ? std::min(w.out[1], planned / w.out[0] + (first < planned % w.out[0])) : 1;
     // Row by row only while the inputs of all its rows fit a core's memory:
@@ -248,6 +251,7 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
         }
       }
     }
+    first = end;
   }
   return bands;
 }
@@ -524,7 +528,8 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
       mvmsPerPixel = group * tiling.rowTiles * tiling.blocks;
     }
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch,
-                                      lowering.bands.lookup(op), lowering.oneInference, mvmsPerPixel);
+                                      lowering.bands.lookup(op), lowering.evenRows,
+                                      lowering.oneInference, mvmsPerPixel);
     Value biasValue =
         bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
 
@@ -640,7 +645,7 @@ struct LowerPool : public LoweringPattern<PoolOp> {
     int64_t channels = w.channels, positions = w.kernelPositions();
     Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, isMax ? kMaxPoolPad : 0.0f);
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, channels, lowering.arch,
-                                      lowering.bands.lookup(op));
+                                      lowering.bands.lookup(op), lowering.evenRows);
     std::string name = nameOf(op, "pool");
 
     SmallVector<Value> bandResults;
