@@ -23,8 +23,8 @@ def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
     Option<"copyBudget", "copy-budget", "double", /*default=*/"0.9",
            "the share of the chip's crossbars weights and their copies may take">,
     Option<"evenRows", "even-rows", "bool", /*default=*/"false",
-           "bands of whole rows take as many rows each as they can (the last "
-           "band no shorter than one row fewer than the others)">,
+           "bands of whole rows share a layer's rows out evenly (as many "
+           "bands, none longer) rather than leaving a short last band">,
   ];
   let dependentDialects = ["::pimc::spat::SpatDialect",
                            "::mlir::tensor::TensorDialect",
