@@ -260,7 +260,7 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) 
   if (stage == "onnx-to-spatial")
     return createConvertOnnxToSpatial(
         ConvertOnnxToSpatialOptions{arch, stages, options.copyBudget,
-                                    stages && options.evenRows});
+                                    stages && options.evenSplits});
   if (stage == "merge")
     return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
   if (stage == "peft")
@@ -294,8 +294,8 @@ static std::string describePlan(const CompileOptions &options) {
   std::string variant = options.packPixels ? "pixels packed" : "pixels one by one";
   if (options.balanceWeightless)
     variant += ", sums on the least loaded cores";
-  if (options.evenRows)
-    variant += ", rows shared evenly";
+  if (options.evenSplits)
+    variant += ", rows and row tiles split evenly";
   return "layer stages, " + variant;
 }
 
@@ -586,14 +586,14 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     candidates.back().plan = Plan::WholeChip;
   }
   // Placing sums by earliest finish alone (without balanceWeightless) won
-  // on none of the six benchmark models; sharing rows evenly wins on four.
+  // on none of the six benchmark models; splitting rows and row tiles evenly wins on four.
   for (auto [pack, balance, even] :
        {std::tuple{true, true, true}, {true, true, false}, {false, false, false}}) {
     candidates.push_back(options);
     candidates.back().plan = Plan::LayerStages;
     candidates.back().packPixels = pack;
     candidates.back().balanceWeightless = balance;
-    candidates.back().evenRows = even;
+    candidates.back().evenSplits = even;
   }
   struct Result {
     std::optional<Object> report;

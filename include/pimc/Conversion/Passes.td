@@ -22,9 +22,11 @@ def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
            "round is bound by all the work and transfers, not by one band)">,
     Option<"copyBudget", "copy-budget", "double", /*default=*/"0.9",
            "the share of the chip's crossbars weights and their copies may take">,
-    Option<"evenRows", "even-rows", "bool", /*default=*/"false",
+    Option<"evenSplits", "even-splits", "bool", /*default=*/"false",
            "bands of whole rows share a layer's rows out evenly (as many "
-           "bands, none longer) rather than leaving a short last band">,
+           "bands, none longer) rather than leaving a short last band, and "
+           "the computes of a copy of weights larger than a core its row "
+           "tiles">,
   ];
   let dependentDialects = ["::pimc::spat::SpatDialect",
                            "::mlir::tensor::TensorDialect",

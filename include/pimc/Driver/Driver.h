@@ -50,8 +50,9 @@ struct CompileOptions {
   bool balanceWeightless = false;
   /// Layer stages: bands of whole rows share a layer's rows out evenly
   /// rather than leaving a short last band (which may then share a core
-  /// with another band). The layer-stage plan compiles with and without it.
-  bool evenRows = false;
+  /// with another band), and the computes of a copy larger than a core its
+  /// row tiles. The layer-stage plan compiles with and without it.
+  bool evenSplits = false;
   /// The share of the chip's crossbars weights and their copies may take;
   /// when the copies do not fit the cores, the compile plans for 10 % less.
   double copyBudget = 0.9;

@@ -56,8 +56,9 @@ struct LoweringContext {
   /// The share of the chip's crossbars weights and their copies may take.
   double copyBudget = 0.9;
   /// Bands of whole rows share the rows out evenly rather than leaving the
-  /// rest to a short last band.
-  bool evenRows = false;
+  /// rest to a short last band, and the computes of a copy larger than a
+  /// core share its row tiles out evenly.
+  bool evenSplits = false;
   /// The next value of kCopyAttr.
   int64_t nextCopy = 0;
   /// Pipelines: the sums whose operand `first` skips layers, with the

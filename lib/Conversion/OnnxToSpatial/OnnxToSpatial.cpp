@@ -754,7 +754,7 @@ struct ConvertOnnxToSpatialPass
     LoweringContext lowering{*arch, symbols, module, llvm::DenseMap<Operation *, int64_t>()};
     lowering.oneInference = !throughput;
     lowering.copyBudget = copyBudget;
-    lowering.evenRows = evenRows;
+    lowering.evenSplits = evenSplits;
     planWindowBands(module, lowering);
     planPassThroughs(module, lowering);
     MLIRContext *context = &getContext();

@@ -181,11 +181,11 @@ struct Band {
 /// weights: they run one after another on one core, and the next layer
 /// starts on the first rows before the last are done; and so are the rows
 /// of a band into halves when a row takes at least kHalvedMvms mvms
-/// (`mvmsPerPixel` each). With `evenRows`, bands of whole rows share the
+/// (`mvmsPerPixel` each). With `evenSplits`, bands of whole rows share the
 /// rows out evenly (as many bands, none longer).
 std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
                           int64_t outChannels, const Arch &arch, int64_t planned,
-                          bool evenRows, bool rowByRow = false, int64_t mvmsPerPixel = 0) {
+                          bool evenSplits, bool rowByRow = false, int64_t mvmsPerPixel = 0) {
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
@@ -205,7 +205,7 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
   int64_t copy = 0;
   int64_t bandCount = llvm::divideCeilSigned(w.out[0], rowsPerBand);
   for (int64_t k = 0, first = 0; k < bandCount; ++k) {
-    int64_t end = evenRows ? (k + 1) * w.out[0] / bandCount
+    int64_t end = evenSplits ? (k + 1) * w.out[0] / bandCount
                            : std::min(w.out[0], first + rowsPerBand);
     int64_t parts =
         split ? std::min(w.out[1], planned / w.out[0] + (first < planned % w.out[0])) : 1;
@@ -403,9 +403,14 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
     for (int64_t c = 0; c < blocks; ++c) {
       int64_t col = c * width, cols = tiling.columns(c, og);
       int64_t crossbars = tiling.crossbars(c, og);
-      // At most the tiles of one core's crossbars.
+      // At most the tiles of one core's crossbars; with evenSplits, as many
+      // in each compute of a copy as the fewest computes allow, so that no
+      // core of the copy takes more of every round than it must.
       int64_t tilesPerCompute =
           std::min(rowTiles, std::max<int64_t>(1, arch.matrix.xbarArrayCount / crossbars));
+      if (lowering.evenSplits)
+        tilesPerCompute = llvm::divideCeilSigned(
+            rowTiles, llvm::divideCeilSigned(rowTiles, tilesPerCompute));
       // The bands of one copy cut its tiles alike (the first decides), so
       // that each piece of the copy is one set of crossbars.
       auto [tilesOfCopy, isNew] = copyTiles.try_emplace({band.copy, c}, tilesPerCompute);
@@ -528,7 +533,7 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
       mvmsPerPixel = group * tiling.rowTiles * tiling.blocks;
     }
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch,
-                                      lowering.bands.lookup(op), lowering.evenRows,
+                                      lowering.bands.lookup(op), lowering.evenSplits,
                                       lowering.oneInference, mvmsPerPixel);
     Value biasValue =
         bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
@@ -652,7 +657,7 @@ struct LowerPool : public LoweringPattern<PoolOp> {
     int64_t channels = w.channels, positions = w.kernelPositions();
     Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, isMax ? kMaxPoolPad : 0.0f);
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, channels, lowering.arch,
-                                      lowering.bands.lookup(op), lowering.evenRows);
+                                      lowering.bands.lookup(op), lowering.evenSplits);
     std::string name = nameOf(op, "pool");
 
     SmallVector<Value> bandResults;
