@@ -104,6 +104,12 @@ Object graphStats(ModuleOp module, const Arch &arch) {
                 {"crossbars", crossbars},        {"batches", std::move(batchList)}};
 }
 
+/// The name of model node `node` (an index into `nodeNames`, -1 for none).
+std::string nodeLabel(llvm::ArrayRef<std::string> nodeNames, int32_t node) {
+  bool named = node >= 0 && size_t(node) < nodeNames.size() && !nodeNames[node].empty();
+  return named ? nodeNames[node] : "(no model node)";
+}
+
 /// A chain of work and transfers by model node, most first (what to make
 /// faster), with its transfers and the cores it runs over.
 Object pathStats(llvm::ArrayRef<sim::PathStep> path, llvm::ArrayRef<std::string> nodeNames) {
@@ -112,12 +118,10 @@ Object pathStats(llvm::ArrayRef<sim::PathStep> path, llvm::ArrayRef<std::string>
   std::set<int64_t> cores;
   for (const sim::PathStep &step : path) {
     cores.insert(step.core);
-    bool named = step.node >= 0 && size_t(step.node) < nodeNames.size() &&
-                 !nodeNames[step.node].empty();
     if (step.transfer)
       transferNs += step.endNs - step.startNs;
     else
-      onPath[named ? nodeNames[step.node] : "(no model node)"] += step.endNs - step.startNs;
+      onPath[nodeLabel(nodeNames, step.node)] += step.endNs - step.startNs;
   }
   std::vector<std::pair<std::string, double>> byTime(onPath.begin(), onPath.end());
   llvm::stable_sort(byTime, [](const auto &a, const auto &b) { return a.second > b.second; });
@@ -134,7 +138,7 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
   Array nodes;
   for (auto [n, node] : llvm::enumerate(timing.nodes))
     if (node.startNs >= 0)
-      nodes.push_back(Object{{"node", nodeNames[n].empty() ? "(no model node)" : nodeNames[n]},
+      nodes.push_back(Object{{"node", nodeLabel(nodeNames, n)},
                              {"start_ns", node.startNs},
                              {"end_ns", node.endNs},
                              {"busy_ns", node.busyNs},
@@ -148,7 +152,8 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
       slowest = id;
     total.computeNs += c.computeNs;
     total.transferNs += c.transferNs;
-    total.rendezvousNs += c.rendezvousNs;
+    total.sendWaitNs += c.sendWaitNs;
+    total.recvWaitNs += c.recvWaitNs;
     total.memoryWaitNs += c.memoryWaitNs;
     total.eventWaitNs += c.eventWaitNs;
     if (!c.instructions)
@@ -157,11 +162,14 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
                            {"finish_ns", c.finishNs},
                            {"compute_ns", c.computeNs},
                            {"transfer_ns", c.transferNs},
-                           {"rendezvous_ns", c.rendezvousNs},
+                           {"rendezvous_ns", c.rendezvousNs()},
+                           {"send_wait_ns", c.sendWaitNs},
+                           {"recv_wait_ns", c.recvWaitNs},
                            {"memory_wait_ns", c.memoryWaitNs},
                            {"event_wait_ns", c.eventWaitNs},
                            {"slowest_peer", c.slowestPeer},
-                           {"slowest_peer_wait_ns", c.slowestPeerNs}});
+                           {"slowest_peer_wait_ns", c.slowestPeerNs},
+                           {"node", nodeLabel(nodeNames, c.mainNode)}});
   }
   const sim::Energy &e = timing.energy;
   return Object{{"latency_ns", timing.latencyNs},
@@ -176,11 +184,38 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
                 {"critical_path", pathStats(timing.criticalPath, nodeNames)},
                 {"compute_ns", total.computeNs},
                 {"transfer_ns", total.transferNs},
-                {"rendezvous_ns", total.rendezvousNs},
+                {"rendezvous_ns", total.rendezvousNs()},
+                {"send_wait_ns", total.sendWaitNs},
+                {"recv_wait_ns", total.recvWaitNs},
                 {"memory_wait_ns", total.memoryWaitNs},
                 {"event_wait_ns", total.eventWaitNs},
                 {"cores", std::move(cores)},
                 {"nodes", std::move(nodes)}};
+}
+
+/// Where each working core's time goes in one round of the looping
+/// programs, the busiest first: it bounds the round, and the others' waits
+/// tell whether later stages hold them up or earlier ones starve them.
+Array roundStats(const sim::Timing &looping, llvm::ArrayRef<std::string> nodeNames) {
+  std::vector<size_t> working;
+  for (auto [id, c] : llvm::enumerate(looping.roundCores))
+    if (c.busyNs() > 0)
+      working.push_back(id);
+  llvm::stable_sort(working, [&](size_t a, size_t b) {
+    return looping.roundCores[a].busyNs() > looping.roundCores[b].busyNs();
+  });
+  Array cores;
+  for (size_t id : working) {
+    const sim::CoreTiming &c = looping.roundCores[id];
+    cores.push_back(Object{{"id", int64_t(id)},
+                           {"node", nodeLabel(nodeNames, looping.cores[id].mainNode)},
+                           {"busy_ns", c.busyNs()},
+                           {"send_wait_ns", c.sendWaitNs},
+                           {"recv_wait_ns", c.recvWaitNs},
+                           {"memory_wait_ns", c.memoryWaitNs},
+                           {"event_wait_ns", c.eventWaitNs}});
+  }
+  return cores;
 }
 
 /// The PEFT placement of every compute and the schedule's length.
@@ -510,7 +545,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     simTimeMs = simulated.simTimeMs;
     int64_t expectedCount = simulated.rounds;
     timingReport["round_ns"] = roundNs;
-    timingReport["round_path"] = pathStats(looping->roundPath, code->nodes);
+    timingReport["round_cores"] = roundStats(*looping, code->nodes);
     timingReport["plan"] = describePlan(options);
     // pimsim-nn divides the energy of sim_time by the rounds it counts.
     timingReport["energy_per_sample_pj"] =

@@ -167,8 +167,7 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                         "peer {2:f0}%, for memory or NoC {3:f0}%, for events {4:f0}%\n",
                         share("compute_ns"), share("transfer_ns"), share("rendezvous_ns"),
                         share("memory_wait_ns"), share("event_wait_ns"));
-    // The chain of work that ends last: the nodes to make faster; and the
-    // one a round of the steady state waits for.
+    // The chain of work that ends last: the nodes to make faster.
     auto printPath = [&](const Object *path, llvm::StringRef what) {
       if (!path)
         return;
@@ -184,7 +183,36 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                           path->getNumber("transfer_ns").value_or(0) / 1e6, most);
     };
     printPath(t->getObject("critical_path"), "critical path");
-    printPath(t->getObject("round_path"), "a looping round's path");
+    // A round of the looping programs: the busiest core bounds it; the
+    // others' waits say whether later stages hold them up or earlier ones
+    // starve them.
+    if (const llvm::json::Array *round = t->getArray("round_cores")) {
+      double roundNs = t->getNumber("round_ns").value_or(0), busy = 0, sendWait = 0,
+             recvWait = 0;
+      auto ns = [](const Object *c, llvm::StringRef key) {
+        return c ? c->getNumber(key).value_or(0) : 0;
+      };
+      for (const llvm::json::Value &v : *round) {
+        busy += ns(v.getAsObject(), "busy_ns");
+        sendWait += ns(v.getAsObject(), "send_wait_ns");
+        recvWait += ns(v.getAsObject(), "recv_wait_ns");
+      }
+      double all = roundNs * double(round->size());
+      auto percent = [&](double part) { return all > 0 ? 100 * part / all : 0; };
+      os << llvm::formatv("  a looping round on {0} cores: working {1:f0}%, waiting to send {2:f0}% "
+                          "(held up by a later stage), to receive {3:f0}% (starved by an earlier "
+                          "one)\n",
+                          round->size(), percent(busy), percent(sendWait), percent(recvWait));
+      if (!round->empty())
+        os << "  busiest cores  busy ms  send wait ms  recv wait ms  node\n";
+      for (const llvm::json::Value &v :
+           llvm::make_range(round->begin(), round->begin() + std::min<size_t>(5, round->size())))
+        if (const Object *c = v.getAsObject())
+          os << llvm::formatv("  {0,13} {1,8:f3} {2,13:f3} {3,13:f3}  {4}\n",
+                              c->getInteger("id").value_or(-1), ns(c, "busy_ns") / 1e6,
+                              ns(c, "send_wait_ns") / 1e6, ns(c, "recv_wait_ns") / 1e6,
+                              c->getString("node").value_or(""));
+    }
     // The model nodes whose instructions span the longest time, with how
     // much of it their cores spent working on them.
     if (const llvm::json::Array *nodes = t->getArray("nodes")) {

@@ -72,6 +72,8 @@ struct Core {
   size_t nextMark = 0;
   int32_t node = -1; // the model node of the instruction at pc
   std::vector<double> roundEnds; // when each pass over the program ended
+  std::vector<CoreTiming> timingAtRoundEnds;
+  std::map<int32_t, double> busyByNode; // in the first round
   /// For the critical paths: each rendezvous this core waited in for a
   /// later peer, and when the core moved on to each model node.
   struct Wait {
@@ -125,6 +127,12 @@ public:
           ct.slowestPeer = peer;
           ct.slowestPeerNs = ns;
         }
+      double mainBusy = 0;
+      for (auto [node, ns] : c.busyByNode)
+        if (ns > mainBusy) {
+          ct.mainNode = node;
+          mainBusy = ns;
+        }
       timing.latencyNs = std::max(timing.latencyNs, c.roundEnds.empty() ? 0 : c.roundEnds[0]);
       timing.cores.push_back(ct);
     }
@@ -139,14 +147,12 @@ public:
       // after it fills.
       size_t from = (rounds - 1) / 2;
       timing.roundNs = (chipEnds.back() - chipEnds[from]) / double(rounds - 1 - from);
-      auto lastEnd = [&](size_t i) {
-        return cores[i].roundEnds.empty() ? 0 : cores[i].roundEnds.back();
-      };
-      size_t last = 0;
-      for (size_t i = 1; i < cores.size(); ++i)
-        if (lastEnd(i) > lastEnd(last))
-          last = i;
-      timing.roundPath = pathBack(last, lastEnd(last), lastEnd(last) - timing.roundNs);
+      for (const Core &c : cores)
+        timing.roundCores.push_back(
+            c.timingAtRoundEnds.empty()
+                ? CoreTiming()
+                : perRound(c.timingAtRoundEnds.back(), c.timingAtRoundEnds[from],
+                           double(rounds - 1 - from)));
     }
     for (size_t n = 0; n < nodes.size(); ++n)
       nodes[n].cores = nodeCores[n].size();
@@ -161,6 +167,19 @@ public:
 
 private:
   using Entry = std::pair<double, size_t>;
+
+  /// The time between two of a core's round ends, per round.
+  static CoreTiming perRound(const CoreTiming &later, const CoreTiming &earlier,
+                             double rounds) {
+    CoreTiming t;
+    t.computeNs = (later.computeNs - earlier.computeNs) / rounds;
+    t.transferNs = (later.transferNs - earlier.transferNs) / rounds;
+    t.sendWaitNs = (later.sendWaitNs - earlier.sendWaitNs) / rounds;
+    t.recvWaitNs = (later.recvWaitNs - earlier.recvWaitNs) / rounds;
+    t.memoryWaitNs = (later.memoryWaitNs - earlier.memoryWaitNs) / rounds;
+    t.eventWaitNs = (later.eventWaitNs - earlier.eventWaitNs) / rounds;
+    return t;
+  }
 
   /// The chain that ends when the core that finishes its first round last
   /// does.
@@ -300,9 +319,10 @@ private:
   /// Charges [start, end) of core `c`, `busy` of it its own work, to its
   /// node; a node starts with its first crossbar or vector instruction, not
   /// with a transfer, load or fill done early.
-  void charge(const Core &c, double start, double end, double busy, bool computes = false) {
+  void charge(Core &c, double start, double end, double busy, bool computes = false) {
     if (c.node < 0 || size_t(c.node) >= nodes.size() || !c.roundEnds.empty())
       return;
+    c.busyByNode[c.node] += busy;
     NodeTiming &n = nodes[c.node];
     if (computes)
       n.startNs = n.startNs < 0 ? start : std::min(n.startNs, start);
@@ -372,6 +392,7 @@ private:
     if (++c.pc < c.program->ops.size())
       return;
     c.roundEnds.push_back(c.t);
+    c.timingAtRoundEnds.push_back(c.timing);
     if (int64_t(c.roundEnds.size()) < rounds) {
       c.pc = 0;
       c.nextMark = 0;
@@ -482,7 +503,8 @@ private:
     auto account = [&](Core &core, int64_t peer, double done, double own) {
       double total = done - core.since;
       core.timing.transferNs += std::min(own, total);
-      core.timing.rendezvousNs += std::max(0.0, total - own);
+      (&core == &sender ? core.timing.sendWaitNs : core.timing.recvWaitNs) +=
+          std::max(0.0, total - own);
       core.rendezvousByPeer[peer] += std::max(0.0, total - own);
       charge(core, core.since, done, std::min(own, total));
       core.t = done;

@@ -890,28 +890,27 @@ TEST_F(TimingTest, CriticalPathFollowsTheWaits) {
   EXPECT_EQ(late.criticalPath[0].core, 1);
 }
 
-// The path of a looping round spans the last round: the slower core's own
-// work, reached through the wait of the core that waits for it.
-TEST_F(TimingTest, RoundPathIsWhatTheSteadyStateWaitsFor) {
+// In a round of looping programs the slower core works through it; the
+// faster one waits, to send when its receiver is slower, to receive when its
+// sender is.
+TEST_F(TimingTest, RoundCoresTellWhoWaitsForWhom) {
   Instruction send = Instruction::send(4, 1, 256), recv = Instruction::recv(5, 0, 256);
-  auto workOn = [](const sim::Timing &timing, int64_t core) {
-    double ns = 0;
-    for (const sim::PathStep &step : timing.roundPath)
-      if (!step.transfer && step.core == core)
-        ns += step.endNs - step.startNs;
-    return ns;
-  };
   for (auto [sender, receiver, slower] :
        {std::tuple{with(with(start(), adds(30)), {send}), with(with(start(), {recv}), adds(5)), 0},
         std::tuple{with(with(start(), adds(5)), {send}), with(with(start(), {recv}), adds(30)), 1}}) {
-    sim::Timing timing = replay({sender, receiver}, 4);
-    const std::vector<sim::PathStep> &path = timing.roundPath;
-    ASSERT_FALSE(path.empty());
-    EXPECT_NEAR(path.back().endNs - path.front().startNs, timing.roundNs, 1);
-    for (size_t i = 1; i < path.size(); ++i)
-      EXPECT_EQ(path[i].startNs, path[i - 1].endNs);
-    EXPECT_GT(workOn(timing, slower), 0.5 * timing.roundNs) << "slower core " << slower;
-    EXPECT_GT(workOn(timing, slower), 2 * workOn(timing, 1 - slower)) << "slower core " << slower;
+    sim::Timing timing = replay({sender, receiver}, 6);
+    ASSERT_EQ(timing.roundCores.size(), 2u);
+    for (const sim::CoreTiming &c : timing.roundCores)
+      EXPECT_NEAR(c.busyNs() + c.rendezvousNs() + c.memoryWaitNs, timing.roundNs,
+                  0.01 * timing.roundNs);
+    const sim::CoreTiming &slow = timing.roundCores[slower], &fast = timing.roundCores[1 - slower];
+    EXPECT_GT(slow.busyNs(), 0.9 * timing.roundNs) << "slower core " << slower;
+    EXPECT_LT(slow.rendezvousNs(), 0.1 * timing.roundNs) << "slower core " << slower;
+    // The sender (core 0) waits to send for a slower receiver; the receiver
+    // waits to receive from a slower sender.
+    EXPECT_GT(slower == 1 ? fast.sendWaitNs : fast.recvWaitNs, 0.5 * timing.roundNs)
+        << "slower core " << slower;
+    EXPECT_EQ(slower == 1 ? fast.recvWaitNs : fast.sendWaitNs, 0) << "slower core " << slower;
   }
 }
 

@@ -32,13 +32,18 @@ struct CoreTiming {
   double finishNs = 0;
   double computeNs = 0;    // crossbar, vector, scalar and local copies
   double transferNs = 0;   // its own part of ld, st, send and recv
-  double rendezvousNs = 0; // blocked in send or recv until the peer is there
+  double sendWaitNs = 0;   // blocked in send until the receiver is there
+  double recvWaitNs = 0;   // blocked in recv until the sender is there
   double memoryWaitNs = 0; // queued for the global memory or its NoC switch
   double eventWaitNs = 0;  // blocked in wait
   uint64_t instructions = 0;
   /// The peer this core waited for longest in rendezvous, and how long.
   int64_t slowestPeer = -1;
   double slowestPeerNs = 0;
+  /// The model node it spent most of its own time on in its first round.
+  int32_t mainNode = -1;
+  double rendezvousNs() const { return sendWaitNs + recvWaitNs; }
+  double busyNs() const { return computeNs + transferNs; }
 };
 
 /// When the instructions of one model node ran, on all cores together.
@@ -81,9 +86,12 @@ struct Timing {
   /// With several rounds: the time between two rounds of the whole chip in
   /// the steady state (1 / throughput), over the later half of the rounds.
   double roundNs = 0;
-  /// With several rounds: the same chain over the last round's time, back
-  /// from the end of the last round: what the steady state waits for.
-  std::vector<PathStep> roundPath;
+  /// With several rounds: where each core's time goes in one round of the
+  /// steady state, averaged over the same rounds (finishNs and instructions
+  /// are left 0). The busiest core bounds the round; the others' waits say
+  /// whether a later stage holds them up (send) or an earlier one starves
+  /// them (recv).
+  std::vector<CoreTiming> roundCores;
   std::vector<CoreTiming> cores;
   std::vector<NodeTiming> nodes; // by node index, when marks are given
   Energy energy;
