@@ -32,6 +32,9 @@ public:
 
   double localReadNs(int64_t bytes) const;
   double localWriteNs(int64_t bytes) const;
+  /// When the programs loop: what an input of `bytes` from other cores
+  /// costs the core that takes it, every round.
+  double loopInputNs(int64_t bytes) const;
   double globalReadNs(int64_t bytes) const;
   double globalWriteNs(int64_t bytes) const;
   /// The dynamic energy of reading and writing so many bytes.

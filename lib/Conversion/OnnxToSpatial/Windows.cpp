@@ -625,13 +625,6 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
 /// the compile time.
 constexpr int64_t kMaxRowParts = 2;
 
-/// Throughput mode: a convolution's input costs its cores as much as this
-/// many local writes of it (the receive's write, the read and write of the
-/// copy into the padded input, the halo rows again). Of 1 to 12, 4 was best
-/// on the benchmark models: rounds 2 to 8% shorter on four of the six, and
-/// the same on the others.
-constexpr double kInputWrites = 4;
-
 /// The smallest value lldi can write: the padding of max pooling.
 constexpr float kMaxPoolPad = -2147483648.0f;
 
@@ -889,10 +882,10 @@ void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
       }
       layer.work = pixels * pixelNs;
       // When the programs loop, a core also spends every round on receiving
-      // its band's input and copying it into place, halo rows included.
+      // its band's input and copying it into place, halo rows included
+      // (rounds 2 to 8% shorter on four of the six benchmark models).
       if (!lowering.oneInference)
-        layer.work +=
-            kInputWrites * cost.localWriteNs(x.getNumElements() * arch.inputBytes());
+        layer.work += cost.loopInputNs(x.getNumElements() * arch.inputBytes());
     } else {
       auto kernel = op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape");
       int64_t positions = 1;

@@ -247,3 +247,49 @@ func.func @beside_input(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, 
   } -> tensor<16xf32> loc("relu")
   return %a, %r, %c : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }
+
+// A stage's cores spend every round on taking their inputs, too. The two
+// "wide" computes each take the source's 512 values for one mvm, the two
+// "deep" ones do two mvms on a few values from the chip's input: counting
+// the transfers, the wide stage takes longer, and the chip's last core goes
+// to it (without them, to the deep stage).
+// PIPELINE-LABEL: func @wide_input
+// PIPELINE: spat.compute{{.*}}@w{{.*}}spat.core
+// PIPELINE: spat.compute{{.*}}@v{{.*}}spat.core = [[W0:[0-9]+]] : i64
+// PIPELINE-NOT: spat.core = [[W0]] :
+// PIPELINE: spat.compute{{.*}}@v{{.*}}spat.core
+// PIPELINE: spat.compute{{.*}}@u{{.*}}spat.core = [[D:[0-9]+]] : i64
+// PIPELINE: spat.compute{{.*}}@u{{.*}}spat.core = [[D]] : i64
+func.func @wide_input(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %src = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %c = tensor.concat dim(0) %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<512xf32>
+    spat.yield %c : tensor<512xf32>
+  } -> tensor<512xf32> loc("source")
+  %a0 = spat.compute(%src : tensor<512xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<512xf32>):
+    %s = tensor.extract_slice %in[0] [16] [1] : tensor<512xf32> to tensor<16xf32>
+    %o = spat.mvm %s tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("wide")
+  %a1 = spat.compute(%src : tensor<512xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<512xf32>):
+    %s = tensor.extract_slice %in[16] [16] [1] : tensor<512xf32> to tensor<16xf32>
+    %o = spat.mvm %s tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("wide")
+  %d0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m1 : tensor<16xf32>
+  } -> tensor<16xf32> loc("deep")
+  %d1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m1 : tensor<16xf32>
+  } -> tensor<16xf32> loc("deep")
+  return %a0, %a1, %d0, %d1 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+}
