@@ -293,3 +293,49 @@ func.func @wide_input(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, te
   } -> tensor<16xf32> loc("deep")
   return %a0, %a1, %d0, %d1 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }
+
+// Two light layers that read one input ("left" and "right", as a block's
+// convolution and its downsample) are as deep in the pipeline: they work
+// on the same sample in a round, so they share one core, and the core that
+// frees goes to the "heavy" layer, whose two computes then run apart.
+// PIPELINE-LABEL: func @siblings
+// PIPELINE: spat.compute{{.*}}@w{{.*}}spat.core
+// PIPELINE: spat.compute{{.*}}@v{{.*}}spat.core = [[S:[0-9]+]] : i64
+// PIPELINE: spat.compute{{.*}}@u{{.*}}spat.core = [[S]] : i64
+// PIPELINE: spat.compute{{.*}}@t{{.*}}spat.core = [[H:[0-9]+]] : i64
+// PIPELINE-NOT: spat.core = [[H]] :
+// PIPELINE: spat.compute{{.*}}@t{{.*}}spat.core
+func.func @siblings(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("input")
+  %l = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("left")
+  %r = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %o : tensor<16xf32>
+  } -> tensor<16xf32> loc("right")
+  %h0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@t[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m3 : tensor<16xf32>
+  } -> tensor<16xf32> loc("heavy")
+  %h1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@t[0, 0], [16, 16]>] {
+  ^bb0(%in: tensor<16xf32>):
+    %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
+    spat.yield %m3 : tensor<16xf32>
+  } -> tensor<16xf32> loc("heavy")
+  return %l, %r, %h0, %h1 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+}
