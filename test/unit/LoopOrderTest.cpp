@@ -21,9 +21,12 @@ OrderNode local(size_t core, double ns, llvm::ArrayRef<unsigned> succs = {}) {
   return node;
 }
 
-OrderNode channel(double ns, llvm::ArrayRef<unsigned> succs = {}) {
+/// A channel from core 0 to core 1; its sender is done after `senderNs`
+/// (all of it unless given).
+OrderNode channel(double ns, llvm::ArrayRef<unsigned> succs = {}, double senderNs = -1) {
   OrderNode node = local(0, ns, succs);
   node.cores.push_back(1);
+  node.senderNs = senderNs < 0 ? ns : senderNs;
   return node;
 }
 
@@ -32,6 +35,33 @@ TEST(LoopOrderTest, PipelineRoundIsItsSlowestStage) {
   // core 0 waits in the send for core 1's previous round.
   std::vector<OrderNode> nodes = {local(0, 100, {1}), channel(10, {2}), local(1, 300)};
   EXPECT_DOUBLE_EQ(LoopTiming(nodes, 2, {0, 1, 2}).roundNs(), 310);
+}
+
+TEST(LoopOrderTest, SenderGoesOnBeforeTheDataArrives) {
+  // Core 0 computes (100), sends (its part 10 of 60) and computes again
+  // (200); core 1 receives and computes (50). Core 0's round is its own
+  // work and its part of the send.
+  std::vector<OrderNode> nodes = {local(0, 100, {1}), channel(60, {3}, 10), local(0, 200),
+                                  local(1, 50)};
+  EXPECT_DOUBLE_EQ(LoopTiming(nodes, 2, {0, 1, 2, 3}).roundNs(), 310);
+  nodes[1].senderNs = 60;
+  EXPECT_DOUBLE_EQ(LoopTiming(nodes, 2, {0, 1, 2, 3}).roundNs(), 360);
+}
+
+TEST(LoopOrderTest, DataFlowOrderFollowsEarliestStarts) {
+  // Core 0 computes (100) and sends to core 1, which first works on its own
+  // (10, then 50) and then on what it received (20). By earliest starts:
+  // the two first computes, core 1's second one (at 10), the channel (at
+  // 100) and what it feeds (at 105).
+  enum : unsigned { A, B, C, D, E };
+  std::vector<OrderNode> nodes = {local(0, 100, {C}), local(1, 10, {D}), channel(5, {E}),
+                                  local(1, 50), local(1, 20)};
+  nodes[C].pending = 1;
+  nodes[D].pending = 1;
+  nodes[E].pending = 1;
+  nodes[B].key = 1;
+  std::vector<unsigned> expected = {A, B, D, C, E};
+  EXPECT_EQ(dataFlowOrder(nodes), expected);
 }
 
 /// Core 0 makes two halves (10, then 300) and sends each to core 1, then

@@ -6,7 +6,8 @@
 // makes the second. When the programs loop, core 1 is busy with the round
 // before when core 0 has both halves ready, and core 0 would wait in the
 // second send for core 1's first compute, every round: core 1 takes both
-// halves first.
+// halves first, and core 0 sends each as soon as it is made, before its
+// long work.
 // LATENCY-LABEL: spat.core 1 {
 // LATENCY: spat.recv from 0 channel 0
 // LATENCY-NEXT: spat.compute
@@ -14,7 +15,8 @@
 // LATENCY-NEXT: spat.compute
 // PIPELINE-LABEL: spat.core 0 {
 // PIPELINE: spat.send %{{.*}} to 1 channel 0
-// PIPELINE-NEXT: spat.send %{{.*}} to 1 channel 1
+// PIPELINE: spat.send %{{.*}} to 1 channel 1
+// PIPELINE-NEXT: spat.compute
 // PIPELINE-LABEL: spat.core 1 {
 // PIPELINE: spat.recv from 0 channel 0
 // PIPELINE-NEXT: spat.recv from 0 channel 1

@@ -27,8 +27,8 @@ LoopTiming::LoopTiming(llvm::ArrayRef<OrderNode> nodes, size_t coreCount,
           start[i] = freeAt[c];
           heldBy[i] = last[c];
         }
-      for (size_t c : nodes[n].cores) {
-        freeAt[c] = start[i] + nodes[n].ns;
+      for (auto [k, c] : llvm::enumerate(nodes[n].cores)) {
+        freeAt[c] = start[i] + nodes[n].nsOn(k);
         last[c] = i;
       }
     }
@@ -59,6 +59,30 @@ std::vector<std::pair<unsigned, unsigned>> LoopTiming::lateLocalWork() const {
     i = before;
   }
   return late;
+}
+
+std::vector<unsigned> pimc::spat::dataFlowOrder(llvm::ArrayRef<OrderNode> nodes) {
+  // A node that takes no time still comes after its inputs.
+  constexpr double kTieNs = 1e-3;
+  std::vector<unsigned> pending(nodes.size()), order, ready;
+  std::vector<double> earliest(nodes.size(), 0);
+  for (unsigned n = 0; n < nodes.size(); ++n)
+    if (!(pending[n] = nodes[n].pending))
+      ready.push_back(n);
+  while (!ready.empty()) {
+    unsigned n = ready.back();
+    ready.pop_back();
+    order.push_back(n);
+    for (unsigned succ : nodes[n].succs) {
+      earliest[succ] = std::max(earliest[succ], earliest[n] + std::max(nodes[n].ns, kTieNs));
+      if (--pending[succ] == 0)
+        ready.push_back(succ);
+    }
+  }
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return earliest[a] != earliest[b] ? earliest[a] < earliest[b] : nodes[a].key < nodes[b].key;
+  });
+  return order;
 }
 
 /// `order` with `work` moved to just after `channel` (or, with `latest`, to

@@ -24,9 +24,18 @@ struct OrderNode {
   llvm::SmallVector<size_t, 2> cores; // indices of the cores it runs on
   double key = 0;                     // the lower, the more urgent
   double ns = 0;                      // its time on the chip
+  /// A channel's sender is done after the handshake and the read of its
+  /// data (this part of ns); the receiver, once the data has arrived and is
+  /// written.
+  double senderNs = 0;
+  bool sendsFirst = true; // the sender is cores[0]
   llvm::SmallVector<unsigned> succs;  // the nodes that use its results
   unsigned pending = 0;               // its inputs' nodes
   bool isChannel() const { return cores.size() == 2; }
+  /// Its time on its `k`th core.
+  double nsOn(size_t k) const {
+    return isChannel() && (k == 0) == sendsFirst ? senderNs : ns;
+  }
 };
 
 /// Programs that all loop over `order` (every node once), timed over a few
@@ -53,6 +62,11 @@ private:
   std::vector<unsigned> heldBy; // the copy before it on the core it waited for
   std::vector<double> ends;     // of each round
 };
+
+/// The nodes in the order of their earliest starts if each had a core of
+/// its own (ties by key): every core then takes its inputs, works and hands
+/// its results on as the data flows through the pipeline.
+std::vector<unsigned> dataFlowOrder(llvm::ArrayRef<OrderNode> nodes);
 
 /// Shortens the round of looping programs: a channel whose core came late
 /// from local work that does not feed the channel lets that work wait until
