@@ -94,4 +94,19 @@ def SpatOrderCommunication
   }];
 }
 
+def SpatAssembleInPlace : Pass<"spat-assemble-in-place", "::mlir::ModuleOp"> {
+  let summary = "Stage 6b: a core's buffers take each piece where it arrives";
+  let description = [{
+    A core assembles a buffer (a band's padded input) from pieces: messages
+    it receives, fills, its own results, inserted one by one into an empty
+    tensor. The communication order receives a piece early, often before
+    the instruction that creates the buffer, and a piece that arrives
+    before its buffer exists is copied into place later. Where the pieces
+    of a buffer are disjoint, this pass creates the buffer at the start of
+    the core's program and inserts each piece right after it is made, so
+    that Spatial-to-PIM writes every piece in place. Nothing else moves.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 #endif // PIMC_DIALECT_SPATIAL_TRANSFORMS_PASSES_TD
