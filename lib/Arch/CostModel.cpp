@@ -119,8 +119,11 @@ double CostModel::nocEnergyPj(int64_t from, int64_t to, int64_t bytes) const {
 }
 
 double CostModel::transferNs(int64_t from, int64_t to, int64_t bytes) const {
-  return nocNs(from, to, 1) + nocNs(to, from, 1) + localReadNs(bytes) +
-         nocNs(from, to, bytes) + localWriteNs(bytes);
+  return transferSenderNs(from, to, bytes) + nocNs(from, to, bytes) + localWriteNs(bytes);
+}
+
+double CostModel::transferSenderNs(int64_t from, int64_t to, int64_t bytes) const {
+  return nocNs(from, to, 1) + nocNs(to, from, 1) + localReadNs(bytes);
 }
 
 double CostModel::loadNs(int64_t core, int64_t bytes) const {

@@ -91,6 +91,8 @@ TEST(CostModel, VectorAndTransfers) {
   EXPECT_EQ(chip.nocNs(0, 1, 1024), 32 * 4);
   // Handshake both ways, read, flits, write.
   EXPECT_EQ(chip.transferNs(0, 1, 1024), 4 + 4 + 320 + 128 + 480);
+  // The sender is done once it has read its data.
+  EXPECT_EQ(chip.transferSenderNs(0, 1, 1024), 4 + 4 + 320);
   // Request flit, global read of 25 beats x 40, local write 13 x 30.
   EXPECT_EQ(chip.loadNs(0, 784), 15 + 25 * 40 + 13 * 30);
 }

@@ -55,6 +55,8 @@ public:
   /// A send/recv pair: the rendezvous, the read at the sender, the flits and
   /// the write at the receiver.
   double transferNs(int64_t from, int64_t to, int64_t bytes) const;
+  /// The sender's part of it: the rendezvous and the read of its data.
+  double transferSenderNs(int64_t from, int64_t to, int64_t bytes) const;
   /// ld of `bytes` from global memory into the local memory of `core`.
   double loadNs(int64_t core, int64_t bytes) const;
   /// st of `bytes` from the local memory of `core` to global memory.

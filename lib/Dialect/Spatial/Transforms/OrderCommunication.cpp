@@ -438,8 +438,7 @@ struct SpatOrderCommunicationPass
         node.sendsFirst = isa<SendOp>(node.ops.front());
         int64_t from = node.sendsFirst ? self : peer, to = node.sendsFirst ? peer : self;
         auto send = cast<SendOp>(node.ops[node.sendsFirst ? 0 : 1]);
-        node.senderNs = cost.nocNs(from, to, 1) + cost.nocNs(to, from, 1) +
-                        cost.localReadNs(bytesOf(send.getValue(), cost.getArch()));
+        node.senderNs = cost.transferSenderNs(from, to, bytesOf(send.getValue(), cost.getArch()));
       }
     }
     // The schedule's times alone let a core run work whose successors have

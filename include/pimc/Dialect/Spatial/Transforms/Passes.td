@@ -88,9 +88,12 @@ def SpatOrderCommunication
     core starting a round when it has run the round before, and takes the
     last round's order; of these orders (1 to 6 rounds, with the schedule's
     times or halfway to the latest start as urgency), the one whose loop has
-    the shortest round is kept. Where a channel still waits for a core
-    busy with local work that does not feed it, that work moves after the
-    channel while the round gets shorter.
+    the shortest round is kept, and so is the order of the data's flow (the
+    earliest starts if each node had a core of its own). Where a channel
+    still waits for a core busy with local work that does not feed it, that
+    work moves after the channel while the round gets shorter; of the two
+    orders so shortened, the one with the shorter round is taken. A round
+    is timed with a channel's sender free once its data is read.
   }];
 }
 
