@@ -163,10 +163,13 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
       if (auto perSample = t->getNumber("energy_per_sample_pj"))
         os << llvm::formatv("  {0:f3} mJ per sample when the programs loop\n", *perSample / 1e9);
     }
-    os << llvm::formatv("  busy cores' time: compute {0:f0}%, transfers {1:f0}%, waiting for a "
-                        "peer {2:f0}%, for memory or NoC {3:f0}%, for events {4:f0}%\n",
+    // Of one inference; when the programs loop, of the first round (the
+    // pipeline's fill), whose steady state is told below.
+    os << llvm::formatv("  busy cores' time{5}: compute {0:f0}%, transfers {1:f0}%, waiting for "
+                        "a peer {2:f0}%, for memory or NoC {3:f0}%, for events {4:f0}%\n",
                         share("compute_ns"), share("transfer_ns"), share("rendezvous_ns"),
-                        share("memory_wait_ns"), share("event_wait_ns"));
+                        share("memory_wait_ns"), share("event_wait_ns"),
+                        t->getArray("round_cores") ? " in the first round" : "");
     // The chain of work that ends last: the nodes to make faster.
     auto printPath = [&](const Object *path, llvm::StringRef what) {
       if (!path)
