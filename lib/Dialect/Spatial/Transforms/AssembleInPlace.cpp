@@ -63,9 +63,14 @@ bool writtenRanges(tensor::InsertSliceOp insert,
   return true;
 }
 
+/// Where each op of a core's program was before any buffer was rebuilt
+/// (ops made since are not in it): comparing these is constant time, while
+/// Operation::isBeforeInBlock renumbers the block after every change.
+using Positions = DenseMap<Operation *, unsigned>;
+
 /// Rebuilds the buffer `empty` starts, if its pieces are disjoint and one
 /// of them is made before the version of the buffer it goes into.
-void assemble(tensor::EmptyOp empty) {
+void assemble(tensor::EmptyOp empty, Positions &position) {
   Block *block = empty->getBlock();
   SmallVector<Operation *> chain;
   SmallVector<tensor::InsertSliceOp> inserts;
@@ -84,14 +89,24 @@ void assemble(tensor::EmptyOp empty) {
     inserts.push_back(insert);
     buffer = insert.getResult();
   }
+  // Each piece's position, -1 for one made outside the block; a piece made
+  // by an earlier rebuild has none, and its buffer is left alone.
   std::vector<std::pair<int64_t, int64_t>> ranges;
+  DenseMap<Operation *, int64_t> madeAt;
   bool early = false;
   for (tensor::InsertSliceOp insert : inserts) {
     if (!writtenRanges(insert, ranges))
       return;
     Operation *made = insert.getSource().getDefiningOp();
-    Operation *place = insert.getDest().getDefiningOp();
-    if (made && made->getBlock() == block && made->isBeforeInBlock(place))
+    int64_t at = -1;
+    if (made && made->getBlock() == block) {
+      auto it = position.find(made);
+      if (it == position.end())
+        return;
+      at = it->second;
+    }
+    madeAt[insert] = at;
+    if (at >= 0 && at < int64_t(position.lookup(insert.getDest().getDefiningOp())))
       early = true;
   }
   llvm::sort(ranges);
@@ -101,20 +116,17 @@ void assemble(tensor::EmptyOp empty) {
   if (!early)
     return;
 
-  // The pieces in the order they are made (those made outside the block,
-  // or before it, first).
-  auto madeAt = [&](tensor::InsertSliceOp insert) -> Operation * {
-    Operation *made = insert.getSource().getDefiningOp();
-    return made && made->getBlock() == block ? made : nullptr;
-  };
+  // The pieces in the order they are made (those made outside the block
+  // first).
   llvm::stable_sort(inserts, [&](tensor::InsertSliceOp a, tensor::InsertSliceOp b) {
-    Operation *ma = madeAt(a), *mb = madeAt(b);
-    return mb && (!ma || ma->isBeforeInBlock(mb));
+    return madeAt[a] < madeAt[b];
   });
+  position.erase(empty); // it moves
   empty->moveBefore(&block->front());
   OpBuilder b(empty->getContext());
   Value current = empty;
   Operation *last = empty;
+  int64_t lastAt = -1; // the position `last` follows
   auto viewAs = [&](Value value, RankedTensorType type) -> Value {
     if (value.getType() == type)
       return value;
@@ -123,8 +135,13 @@ void assemble(tensor::EmptyOp empty) {
     return view;
   };
   for (tensor::InsertSliceOp insert : inserts) {
-    Operation *made = madeAt(insert);
-    b.setInsertionPointAfter(made && last->isBeforeInBlock(made) ? made : last);
+    int64_t at = madeAt[insert];
+    if (at > lastAt) {
+      b.setInsertionPointAfter(insert.getSource().getDefiningOp());
+      lastAt = at;
+    } else {
+      b.setInsertionPointAfter(last);
+    }
     Value view = viewAs(current, insert.getDestType());
     auto rebuilt = b.create<tensor::InsertSliceOp>(
         insert.getLoc(), insert.getSource(), view, insert.getMixedOffsets(),
@@ -134,17 +151,23 @@ void assemble(tensor::EmptyOp empty) {
   }
   Value assembled = viewAs(current, cast<RankedTensorType>(buffer.getType()));
   buffer.replaceAllUsesWith(assembled);
-  for (Operation *op : llvm::reverse(chain))
+  for (Operation *op : llvm::reverse(chain)) {
+    position.erase(op);
     op->erase();
+  }
 }
 
 struct SpatAssembleInPlacePass
     : public spat::impl::SpatAssembleInPlaceBase<SpatAssembleInPlacePass> {
   void runOnOperation() override {
     for (CoreOp core : getOperation().getOps<CoreOp>()) {
+      Positions position;
+      unsigned next = 0;
+      for (Operation &op : core.getBody().front())
+        position[&op] = next++;
       SmallVector<tensor::EmptyOp> empties(core.getBody().getOps<tensor::EmptyOp>());
       for (tensor::EmptyOp empty : empties)
-        assemble(empty);
+        assemble(empty, position);
     }
   }
 };
