@@ -74,7 +74,7 @@ struct Core {
   std::vector<double> roundEnds; // when each pass over the program ended
   std::vector<CoreTiming> timingAtRoundEnds;
   std::map<int32_t, double> busyByNode; // in the first round
-  /// For the critical paths: each rendezvous this core waited in for a
+  /// For the critical path: each rendezvous this core waited in for a
   /// later peer, and when the core moved on to each model node.
   struct Wait {
     double done;
@@ -193,13 +193,13 @@ private:
     for (size_t i = 1; i < cores.size(); ++i)
       if (firstEnd(i) > firstEnd(c))
         c = i;
-    return pathBack(c, firstEnd(c), 0);
+    return pathBack(c, firstEnd(c));
   }
 
-  /// Walks back from time `t` on core `c` to time `stop`: a core's own work
+  /// Walks back from time `t` on core `c` to the start: a core's own work
   /// back to the last rendezvous it waited in, then the transfer, then the
   /// peer it waited for, from when that peer arrived.
-  std::vector<PathStep> pathBack(size_t c, double t, double stop) const {
+  std::vector<PathStep> pathBack(size_t c, double t) const {
     std::vector<PathStep> path;
     // Work of core `core` in [from, to), one step per node it ran.
     auto work = [&](size_t core, double from, double to) {
@@ -219,18 +219,18 @@ private:
     std::vector<size_t> nextWait(cores.size());
     for (size_t i = 0; i < cores.size(); ++i)
       nextWait[i] = cores[i].waits.size();
-    while (t > stop) {
+    while (t > 0) {
       const std::vector<Core::Wait> &waits = cores[c].waits;
       size_t &k = nextWait[c];
       while (k > 0 && waits[k - 1].done > t)
         --k;
-      if (k == 0 || waits[k - 1].done <= stop) {
-        work(c, stop, t);
+      if (k == 0 || waits[k - 1].done <= 0) {
+        work(c, 0, t);
         break;
       }
       const Core::Wait &w = waits[--k];
       work(c, w.done, t);
-      path.push_back({int64_t(c), -1, true, std::max(stop, w.peerArrived), w.done});
+      path.push_back({int64_t(c), -1, true, std::max(0.0, w.peerArrived), w.done});
       t = w.peerArrived;
       c = w.peer;
     }
