@@ -56,15 +56,15 @@ def main():
         "big_activation": lambda: model(
             [helper.make_node("Relu", ["x"], ["y"], name="act")],
             [tensor("x", [1, 2000])], [tensor("y", [1, 2000])]),
-        # Copies of the conv's weights for all of the tiny chip's crossbars
-        # leave no core room for the fifth half-core tile of the classifier.
+        # Copies planned for all of the tiny chip's crossbars are four of the
+        # 1x1 conv's 3-crossbar matrix and two of the first conv's 2-crossbar
+        # one: 16 crossbars, but no core keeps room for a 2 beside a 3.
         "crowded": lambda: model(
             [helper.make_node("Conv", ["x", "cw"], ["c"], name="conv", kernel_shape=[3, 3],
                               pads=[1, 1, 1, 1]),
-             helper.make_node("Flatten", ["c"], ["f"], name="flat"),
-             helper.make_node("Gemm", ["f", "w"], ["y"], name="fc")],
-            [tensor("x", [1, 1, 5, 4])], [tensor("y", [1, 32])],
-            [weights("cw", [4, 1, 3, 3]), weights("w", [80, 32], 1)]),
+             helper.make_node("Conv", ["c", "mw"], ["y"], name="mix", kernel_shape=[1, 1])],
+            [tensor("x", [1, 1, 2, 2])], [tensor("y", [1, 48, 2, 2])],
+            [weights("cw", [16, 1, 3, 3]), weights("mw", [48, 16, 1, 1], 1)]),
         "small_conv": lambda: model(
             [helper.make_node("Conv", ["x", "cw"], ["y"], name="conv", kernel_shape=[3, 3],
                               pads=[1, 1, 1, 1])],

@@ -28,6 +28,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <map>
 #include <numeric>
 #include <queue>
 #include <set>
@@ -67,8 +68,8 @@ struct Task {
 /// inference that is any of half a core's crossbars or more, which keeps
 /// such computes running in parallel; when the programs loop, a core's work
 /// is what counts, so only those that cannot share (more than half) are.
-bool isLarge(const Task &task, int64_t perCore, bool looping) {
-  return looping ? 2 * task.crossbars > perCore : 2 * task.crossbars >= perCore;
+bool isLarge(int64_t crossbars, int64_t perCore, bool looping) {
+  return looping ? 2 * crossbars > perCore : 2 * crossbars >= perCore;
 }
 
 /// The share of its stage's time a core may reach by taking work without
@@ -168,7 +169,7 @@ Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
       }
     }
     costs[stage].push_back(taskNs(task));
-    if (isLarge(task, perCore, /*looping=*/true))
+    if (isLarge(task.crossbars, perCore, /*looping=*/true))
       ++largeTasks[stage];
     else
       smallCrossbars[stage] += task.crossbars;
@@ -332,8 +333,6 @@ struct SpatPeftSchedulePass
         return ra != rb ? ra < rb : a > b;
       };
       std::priority_queue<unsigned, std::vector<unsigned>, decltype(lower)> ready(lower);
-      // Large computes cannot share a core: a placement must leave a core
-      // for each one not placed yet.
       int64_t perCore = arch.matrix.xbarArrayCount;
       // The core of each shared copy of weights, once its first compute is
       // placed: the others go there and need no crossbars of their own.
@@ -342,22 +341,61 @@ struct SpatPeftSchedulePass
         auto it = copyCore.find(task.copy);
         return it != copyCore.end() && it->second == core ? 0 : task.crossbars;
       };
-      std::multiset<int64_t, std::greater<>> largeUnplaced;
+      // The crossbars of the computes that start a copy and are not placed
+      // yet, by size (largest first), and how many cores have each number of
+      // crossbars free: a placement should leave room for them all.
+      std::map<int64_t, int64_t, std::greater<>> unplaced;
       DenseSet<int64_t> copies;
       for (const Task &task : tasks)
-        if (isLarge(task, perCore, throughput) &&
-            (task.copy < 0 || copies.insert(task.copy).second))
-          largeUnplaced.insert(task.crossbars);
-      auto leavesRoomForLarge = [&](int64_t core, int64_t crossbars) {
-        SmallVector<int64_t> free(freeCrossbars.begin(), freeCrossbars.end());
-        free[core] -= crossbars;
-        size_t needed = std::min(largeUnplaced.size(), free.size());
-        std::partial_sort(free.begin(), free.begin() + needed, free.end(), std::greater<>());
-        auto demand = largeUnplaced.begin();
-        for (size_t i = 0; i < largeUnplaced.size(); ++i, ++demand)
-          if (i >= free.size() || *demand > free[i])
-            return false;
+        if (task.crossbars > 0 && (task.copy < 0 || copies.insert(task.copy).second))
+          ++unplaced[task.crossbars];
+      SmallVector<int64_t> coresWithFree(perCore + 1, 0);
+      coresWithFree[perCore] = arch.coreCount;
+      // Whether the unplaced computes fit once `crossbars` more are taken on
+      // `core`, packed best fit decreasing; `apart`: each large one on a core
+      // of its own first, the largest on the cores with the most free.
+      // Placing by earliest finish alone fragments the crossbars (resnet18 at
+      // 90% of them in copies: 1752 free, at most 23 on a core, 24 needed).
+      auto packs = [&](int64_t core, int64_t crossbars, bool apart) {
+        SmallVector<int64_t> open(coresWithFree), taken(perCore + 1, 0);
+        --open[freeCrossbars[core]];
+        ++open[freeCrossbars[core] - crossbars];
+        int64_t most = perCore;
+        for (auto [size, count] : unplaced) {
+          if (!apart || !isLarge(size, perCore, throughput))
+            continue;
+          for (int64_t left = count; left > 0;) {
+            while (most >= 0 && !open[most])
+              --most;
+            if (most < size)
+              return false;
+            int64_t k = std::min(left, open[most]);
+            open[most] -= k;
+            taken[most - size] += k;
+            left -= k;
+          }
+        }
+        for (int64_t f = 0; f <= perCore; ++f)
+          open[f] += taken[f];
+        for (auto [size, count] : unplaced) {
+          if (apart && isLarge(size, perCore, throughput))
+            continue;
+          for (int64_t left = count, f = size; left > 0;) {
+            while (f <= perCore && !open[f])
+              ++f;
+            if (f > perCore)
+              return false;
+            int64_t k = std::min(left, open[f]);
+            open[f] -= k;
+            open[f - size] += k;
+            left -= k;
+            f = size; // the cores just filled may fit best now
+          }
+        }
         return true;
+      };
+      auto leavesRoom = [&](int64_t core, int64_t crossbars, bool apart) {
+        return packs(core, crossbars, true) || (!apart && packs(core, crossbars, false));
       };
       for (unsigned t = 0; t < tasks.size(); ++t)
         if (!tasks[t].pendingPreds)
@@ -369,8 +407,8 @@ struct SpatPeftSchedulePass
         Task &task = tasks[t];
         auto pinned = copyCore.find(task.copy);
         bool firstOfCopy = pinned == copyCore.end();
-        if (isLarge(task, perCore, throughput) && firstOfCopy)
-          largeUnplaced.erase(largeUnplaced.find(task.crossbars));
+        if (task.crossbars > 0 && firstOfCopy && --unplaced[task.crossbars] == 0)
+          unplaced.erase(task.crossbars);
         struct Candidate {
           int64_t core;
           double start, finish;
@@ -437,12 +475,20 @@ struct SpatPeftSchedulePass
         int64_t best = -1;
         double bestStart = 0, bestFinish = 0;
         if (!candidates.empty()) {
-          const Candidate *chosen = &candidates.front();
-          for (const Candidate &c : candidates)
-            if (leavesRoomForLarge(c.core, needs(task, c.core))) {
-              chosen = &c;
-              break;
-            }
+          // The earliest finish that keeps the large computes apart, else
+          // the earliest that leaves room at all, else the earliest.
+          const Candidate *chosen = nullptr;
+          for (bool apart : {true, false}) {
+            if (chosen || !leavesRoom(0, 0, apart))
+              continue;
+            for (const Candidate &c : candidates)
+              if (leavesRoom(c.core, needs(task, c.core), apart)) {
+                chosen = &c;
+                break;
+              }
+          }
+          if (!chosen)
+            chosen = &candidates.front();
           best = chosen->core;
           bestStart = chosen->start;
           bestFinish = chosen->finish;
@@ -477,7 +523,9 @@ struct SpatPeftSchedulePass
         task.core = best;
         task.start = bestStart;
         task.finish = bestFinish;
+        --coresWithFree[freeCrossbars[best]];
         freeCrossbars[best] -= needs(task, best);
+        ++coresWithFree[freeCrossbars[best]];
         if (task.copy >= 0 && firstOfCopy)
           copyCore[task.copy] = best;
         coreFree[best] = bestFinish;
