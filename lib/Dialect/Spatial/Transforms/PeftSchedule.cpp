@@ -31,7 +31,6 @@
 #include <map>
 #include <numeric>
 #include <queue>
-#include <set>
 
 namespace pimc::spat {
 #define GEN_PASS_DEF_SPATPEFTSCHEDULE
