@@ -596,18 +596,24 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
   auto started = std::chrono::steady_clock::now();
   CompileOptions fitting = options;
+  // A share of the crossbars less each time, doubling from 1%: a budget
+  // fails by fragmenting the cores' last few crossbars, so the first steps
+  // are small (vgg16: 90% fails, 89% fits, 25.1 ms against 28.3 at 80%).
+  // With no copies at all, the weights themselves do not fit, which is the
+  // error to report.
+  double step = 0.01;
   while (true) {
     bool outOfCrossbars = false;
     llvm::Expected<Object> report = compileOnce(fitting, preloaded, started, outOfCrossbars);
-    // A tenth less each time; with no room for copies, the weights
-    // themselves do not fit, which is the error to report.
-    if (report || !outOfCrossbars || fitting.copyBudget < 0.15)
+    if (report || !outOfCrossbars || fitting.copyBudget <= 0)
       return report;
     llvm::consumeError(report.takeError());
+    double fewer = std::max(0.0, std::round(100 * (fitting.copyBudget - step)) / 100);
     printProgress(options, llvm::formatv("the weight copies for {0:f0}% of the crossbars do "
                                          "not fit the cores: planning for {1:f0}%",
-                                         100 * fitting.copyBudget, 100 * fitting.copyBudget - 10));
-    fitting.copyBudget -= 0.1;
+                                         100 * fitting.copyBudget, 100 * fewer));
+    fitting.copyBudget = fewer;
+    step *= 2;
   }
 }
 

@@ -66,7 +66,7 @@ static cl::opt<std::string> plan(
 static cl::opt<double> copyBudget(
     "copy-budget",
     cl::desc("the share of the crossbars weights and their copies may take (default 0.9; "
-             "10% less each time the copies do not fit the cores)"),
+             "less each time the copies do not fit the cores: 1%, then 2%, 4%, ...)"),
     cl::init(0.9), cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<unsigned> jobs(
     "jobs",
