@@ -301,7 +301,7 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) 
   if (stage == "onnx-to-spatial")
     return createConvertOnnxToSpatial(
         ConvertOnnxToSpatialOptions{arch, stages, options.copyBudget,
-                                    stages && options.evenSplits});
+                                    stages && options.evenSplits, options.interleaveRows});
   if (stage == "merge")
     return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
   if (stage == "peft")
@@ -351,14 +351,17 @@ static double secondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
+/// What a compile that failed ran out of, for the driver to try with less.
+enum class Misfit { None, Crossbars, LocalMemory };
+
 /// Compiles with the plan options.plan names (for throughput mode, Best is
-/// the pipeline of layer stages); sets `outOfCrossbars` when scheduling
-/// found no core with room for some weights. The report counts the compile
-/// time from `started`.
+/// the pipeline of layer stages); sets `misfit` when scheduling found no
+/// core with room for some weights, or a core's buffers overflowed its
+/// local memory. The report counts the compile time from `started`.
 static llvm::Expected<Object> compileOnce(const CompileOptions &options,
                                           const frontend::Model *preloaded,
                                           std::chrono::steady_clock::time_point started,
-                                          bool &outOfCrossbars) {
+                                          Misfit &misfit) {
   if (!options.emitMlirAfter.empty() &&
       !llvm::is_contained(stageNames(), options.emitMlirAfter))
     return fail("unknown stage '" + options.emitMlirAfter + "' (stages: " +
@@ -453,7 +456,10 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     PassManager pm(&context);
     addStagePasses(pm, stage, options);
     if (failed(pm.run(module))) {
-      outOfCrossbars = module->hasAttr(spat::kOutOfCrossbarsAttr);
+      if (module->hasAttr(spat::kOutOfCrossbarsAttr))
+        misfit = Misfit::Crossbars;
+      else if (stage == "plan-memory")
+        misfit = Misfit::LocalMemory;
       return fail("stage '" + stage + "' failed:\n" + diagnostics);
     }
     recordStage(stage);
@@ -591,7 +597,9 @@ SimulatedTime pimc::throughputSimTime(double latencyNs, double roundNs) {
           1 + static_cast<int64_t>(std::floor((simTimeMs * 1e6 - latencyNs) / roundNs))};
 }
 
-/// compileOnce, with fewer weight copies while they do not fit the cores.
+/// compileOnce, with fewer weight copies while they do not fit the cores,
+/// and with runs of consecutive rows on each copy when dealing the rows out
+/// overflows a core's local memory.
 static llvm::Expected<Object> compilePlan(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
   auto started = std::chrono::steady_clock::now();
@@ -603,9 +611,19 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
   // error to report.
   double step = 0.01;
   while (true) {
-    bool outOfCrossbars = false;
-    llvm::Expected<Object> report = compileOnce(fitting, preloaded, started, outOfCrossbars);
-    if (report || !outOfCrossbars || fitting.copyBudget <= 0)
+    Misfit misfit = Misfit::None;
+    llvm::Expected<Object> report = compileOnce(fitting, preloaded, started, misfit);
+    if (report)
+      return report;
+    if (misfit == Misfit::LocalMemory && fitting.interleaveRows) {
+      llvm::consumeError(report.takeError());
+      printProgress(options, "a core's local memory overflows with the rows of each layer "
+                             "dealt out to its copies in turn: giving each copy "
+                             "consecutive rows");
+      fitting.interleaveRows = false;
+      continue;
+    }
+    if (misfit != Misfit::Crossbars || fitting.copyBudget <= 0)
       return report;
     llvm::consumeError(report.takeError());
     double fewer = std::max(0.0, std::round(100 * (fitting.copyBudget - step)) / 100);

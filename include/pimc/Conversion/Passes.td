@@ -27,6 +27,11 @@ def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
            "bands, none longer) rather than leaving a short last band, and "
            "the computes of a copy of weights larger than a core its row "
            "tiles">,
+    Option<"interleaveRows", "interleave-rows", "bool", /*default=*/"true",
+           "one inference: the rows of a layer go to its copies of the "
+           "weights in turn (row r to copy r mod copies), not in runs of "
+           "consecutive rows, so that the next layer has its window rows "
+           "early">,
   ];
   let dependentDialects = ["::pimc::spat::SpatDialect",
                            "::mlir::tensor::TensorDialect",

@@ -54,8 +54,13 @@ struct CompileOptions {
   /// row tiles. The layer-stage plan compiles with and without it.
   bool evenSplits = false;
   /// The share of the chip's crossbars weights and their copies may take;
-  /// when the copies do not fit the cores, the compile plans for 10 % less.
+  /// when the copies do not fit the cores, the compile plans for 1 % less,
+  /// then 2 %, 4 %, ...
   double copyBudget = 0.9;
+  /// One inference: a layer's rows go to its copies of the weights in turn
+  /// (row r to copy r mod copies); the compile falls back to runs of
+  /// consecutive rows when that overflows a core's local memory.
+  bool interleaveRows = true;
   /// Throughput mode: how many candidates compile at once (0: as many as
   /// the machine has cores). Each holds its own IR, so more take more memory.
   unsigned jobs = 0;

@@ -755,6 +755,7 @@ struct ConvertOnnxToSpatialPass
     lowering.oneInference = !throughput;
     lowering.copyBudget = copyBudget;
     lowering.evenSplits = evenSplits;
+    lowering.interleaveRows = interleaveRows;
     planWindowBands(module, lowering);
     planPassThroughs(module, lowering);
     MLIRContext *context = &getContext();

@@ -181,11 +181,16 @@ struct Band {
 /// weights: they run one after another on one core, and the next layer
 /// starts on the first rows before the last are done; and so are the rows
 /// of a band into halves when a row takes at least kHalvedMvms mvms
-/// (`mvmsPerPixel` each). With `evenSplits`, bands of whole rows share the
-/// rows out evenly (as many bands, none longer).
+/// (`mvmsPerPixel` each). With `interleaveRows` as well, row r goes to copy
+/// r mod copies rather than the copy of its band: a band's first row needs
+/// the last row of the band above, which, in runs of consecutive rows, comes
+/// only as that band ends, so every layer would wait for nearly all of the
+/// one before. With `evenSplits`, bands of whole rows share the rows out
+/// evenly (as many bands, none longer).
 std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
                           int64_t outChannels, const Arch &arch, int64_t planned,
-                          bool evenSplits, bool rowByRow = false, int64_t mvmsPerPixel = 0) {
+                          bool evenSplits, bool rowByRow = false, int64_t mvmsPerPixel = 0,
+                          bool interleaveRows = false) {
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
@@ -204,6 +209,11 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
   auto [rowFrom, rowTo] = w.inputRows(0, 1);
   int64_t copy = 0;
   int64_t bandCount = llvm::divideCeilSigned(w.out[0], rowsPerBand);
+  // Only while a copy's rows' inputs fit a quarter of a core's memory, as a
+  // band's do: they are no longer one window with shared halo rows. (Bands
+  // of one row, or of parts of one, have nothing to deal out.)
+  bool interleave = rowByRow && interleaveRows && rowsPerBand > 1 &&
+                    rowsPerBand * (rowTo - rowFrom) * rowBytes <= budget;
   for (int64_t k = 0, first = 0; k < bandCount; ++k) {
     int64_t end = evenSplits ? (k + 1) * w.out[0] / bandCount
                            : std::min(w.out[0], first + rowsPerBand);
@@ -225,7 +235,7 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
           Band band;
           band.first = row;
           band.end = std::min(end, row + rowsPerCompute);
-          band.copy = copy;
+          band.copy = interleave ? row % bandCount : copy;
           band.sharesCopy = band.end - band.first < end - first || halves > 1;
           SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
           std::tie(offsets[1], sizes[1]) = w.inputRows(band.first, band.end);
@@ -534,7 +544,8 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
     }
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch,
                                       lowering.bands.lookup(op), lowering.evenSplits,
-                                      lowering.oneInference, mvmsPerPixel);
+                                      lowering.oneInference, mvmsPerPixel,
+                                      lowering.interleaveRows);
     Value biasValue =
         bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
 
