@@ -210,9 +210,10 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
   int64_t copy = 0;
   int64_t bandCount = llvm::divideCeilSigned(w.out[0], rowsPerBand);
   // Only while a copy's rows' inputs fit a quarter of a core's memory, as a
-  // band's do: they are no longer one window with shared halo rows. (Bands
-  // of one row, or of parts of one, have nothing to deal out.)
-  bool interleave = rowByRow && interleaveRows && rowsPerBand > 1 &&
+  // band's do: they are no longer one window with shared halo rows. Bands
+  // of two rows keep them: the first row waits for just one row of the
+  // band above, and sharing the halo saved more (googlenet 0.6% faster).
+  bool interleave = rowByRow && interleaveRows && rowsPerBand > 2 &&
                     rowsPerBand * (rowTo - rowFrom) * rowBytes <= budget;
   for (int64_t k = 0, first = 0; k < bandCount; ++k) {
     int64_t end = evenSplits ? (k + 1) * w.out[0] / bandCount
