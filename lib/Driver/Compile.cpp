@@ -357,7 +357,8 @@ enum class Misfit { None, Crossbars, LocalMemory };
 /// Compiles with the plan options.plan names (for throughput mode, Best is
 /// the pipeline of layer stages); sets `misfit` when scheduling found no
 /// core with room for some weights, or a core's buffers overflowed its
-/// local memory. The report counts the compile time from `started`.
+/// local memory with rows dealt out to copies. The report counts the
+/// compile time from `started`.
 static llvm::Expected<Object> compileOnce(const CompileOptions &options,
                                           const frontend::Model *preloaded,
                                           std::chrono::steady_clock::time_point started,
@@ -458,7 +459,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     if (failed(pm.run(module))) {
       if (module->hasAttr(spat::kOutOfCrossbarsAttr))
         misfit = Misfit::Crossbars;
-      else if (stage == "plan-memory")
+      else if (stage == "plan-memory" && module->hasAttr(spat::kInterleavedRowsAttr))
         misfit = Misfit::LocalMemory;
       return fail("stage '" + stage + "' failed:\n" + diagnostics);
     }

@@ -59,8 +59,10 @@ struct LoweringContext {
   /// rest to a short last band, and the computes of a copy larger than a
   /// core share its row tiles out evenly.
   bool evenSplits = false;
-  /// One inference: a layer's rows go to its copies of the weights in turn.
+  /// One inference: a layer's rows go to its copies of the weights in turn;
+  /// and whether any layer's did.
   bool interleaveRows = true;
+  bool rowsInterleaved = false;
   /// The next value of kCopyAttr.
   int64_t nextCopy = 0;
   /// Pipelines: the sums whose operand `first` skips layers, with the

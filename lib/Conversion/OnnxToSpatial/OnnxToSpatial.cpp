@@ -777,6 +777,8 @@ struct ConvertOnnxToSpatialPass
     config.listener = &releaser;
     if (failed(applyPartialConversion(module, target, std::move(patterns), config)))
       return signalPassFailure();
+    if (lowering.rowsInterleaved)
+      module->setAttr(kInterleavedRowsAttr, UnitAttr::get(context));
 
     // Shapes, and weights read only by tiles, leave nothing behind.
     module.walk([](func::FuncOp func) {

@@ -186,11 +186,12 @@ struct Band {
 /// the last row of the band above, which, in runs of consecutive rows, comes
 /// only as that band ends, so every layer would wait for nearly all of the
 /// one before. With `evenSplits`, bands of whole rows share the rows out
-/// evenly (as many bands, none longer).
+/// evenly (as many bands, none longer). Sets `interleaved` when it dealt
+/// the rows out.
 std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
                           int64_t outChannels, const Arch &arch, int64_t planned,
                           bool evenSplits, bool rowByRow = false, int64_t mvmsPerPixel = 0,
-                          bool interleaveRows = false) {
+                          bool interleaveRows = false, bool *interleaved = nullptr) {
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
@@ -215,6 +216,8 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
   // band above, and sharing the halo saved more (googlenet 0.6% faster).
   bool interleave = rowByRow && interleaveRows && rowsPerBand > 2 &&
                     rowsPerBand * (rowTo - rowFrom) * rowBytes <= budget;
+  if (interleaved)
+    *interleaved |= interleave;
   for (int64_t k = 0, first = 0; k < bandCount; ++k) {
     int64_t end = evenSplits ? (k + 1) * w.out[0] / bandCount
                            : std::min(w.out[0], first + rowsPerBand);
@@ -546,7 +549,7 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch,
                                       lowering.bands.lookup(op), lowering.evenSplits,
                                       lowering.oneInference, mvmsPerPixel,
-                                      lowering.interleaveRows);
+                                      lowering.interleaveRows, &lowering.rowsInterleaved);
     Value biasValue =
         bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
 

@@ -8,6 +8,9 @@
 // tile (spat.copy: the crossbars it runs on). For one inference the rows go
 // to the copies in turn, so that each copy's first row is done before the
 // next layer needs it for its second: row r on copy r mod 2.
+// The module says so, for the driver to compile again without it when a
+// core's local memory overflows.
+// TURNS: module attributes {spat.interleaved_rows}
 // TURNS-LABEL: func @interleaved
 // TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0:[0-9]+]] : i64}
 // TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1:[0-9]+]] : i64}
@@ -27,6 +30,7 @@
 // TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[B1]] : i64}
 // TURNS-NOT: spat.copy
 // Without it, rows 0 to 3 on one copy and 4 to 7 on the other.
+// RUNS-NOT: spat.interleaved_rows
 // RUNS-LABEL: func @interleaved
 // RUNS-COUNT-4: tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = [[A0:[0-9]+]] : i64}
 // RUNS-COUNT-4: tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = [[B0:[0-9]+]] : i64}
