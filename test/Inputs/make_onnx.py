@@ -70,17 +70,6 @@ def main():
                               pads=[1, 1, 1, 1])],
             [tensor("x", [1, 8, 8, 8])], [tensor("y", [1, 8, 8, 8])],
             [weights("cw", [8, 8, 3, 3])]),
-        # Two 3x3 convs down a column of 32 pixels: with the tiny chip's
-        # crossbars in copies, dealing each conv's rows out to its copies in
-        # turn overflows a core's 1 KiB; runs of consecutive rows fit.
-        "tall_convs": lambda: model(
-            [helper.make_node("Conv", ["x", "cw"], ["c"], name="conv", kernel_shape=[3, 3],
-                              pads=[1, 1, 1, 1]),
-             helper.make_node("Relu", ["c"], ["r"], name="act"),
-             helper.make_node("Conv", ["r", "mw"], ["y"], name="mix", kernel_shape=[3, 3],
-                              pads=[1, 1, 1, 1])],
-            [tensor("x", [1, 1, 32, 1])], [tensor("y", [1, 8, 32, 1])],
-            [weights("cw", [4, 1, 3, 3]), weights("mw", [8, 4, 3, 3], 1)]),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),
