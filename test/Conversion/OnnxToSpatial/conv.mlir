@@ -5,7 +5,8 @@
 // is a scheduling choice (copies of the weights, local memory), so only the
 // geometry of a band is checked here: every band is a compute_batch with one
 // lane per output pixel of its rows (a plain spat.compute for one pixel),
-// reading its input rows (with the halo) whole.
+// reading its input rows (with the halo) whole, or, a compute of some of
+// its row tiles, the rows of their kernel rows.
 
 // A 3x3 conv, pads 1: the input is a spat.pad view. The weights become an
 // [18, 3] matrix of (kernel position, channel) rows, cut into tiles of 16
@@ -15,7 +16,8 @@
 // of the window (6 + 6 + 4), tile 1 the last 2. A core issues one mvm at a
 // time, so on this chip each tile of a band is a compute of its own (they
 // run on two cores at once) and a third adds their partial sums and the
-// bias.
+// bias. Tile 1 reads only the last kernel row, so its compute receives
+// only that input row, where its elements start at 4.
 // CHECK-DAG: spat.global constant @[[W:conv_weights]] : tensor<18x3xf32>
 // CHECK-DAG: spat.global constant @[[B:conv_bias]] : tensor<3xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]>
 // CHECK-LABEL: func @conv_3x3
@@ -30,9 +32,10 @@
 // CHECK: %[[M0:.*]] = spat.mvm %[[T0]] tile 0 : tensor<16xf32> -> tensor<3xf32>
 // CHECK: spat.yield %[[M0]] : tensor<3xf32>
 // CHECK: } -> tensor<{{[0-9]+}}x3xf32>
-// CHECK: %[[P1:.*]] = spat.compute_batch lanes({{[0-9]+}}) shared(%{{.*}} : tensor<1x{{[3-6]}}x6x2xf32>) tiles [#spat.tile<@[[W]][16, 0], [2, 3]>] {
-// CHECK: ^bb0(%[[IN1:.*]]: tensor<1x{{[3-6]}}x6x2xf32>):
-// CHECK: %[[T1:.*]] = spat.lane_slice %[[IN1]][28 + lanes [{{[1-4]}}, 4] * [12, 2]] : {{.*}} -> tensor<2xf32>
+// CHECK: %[[ROW2:.*]] = tensor.extract_slice %{{.*}}[0, 2, 0, 0] [1, 1, 6, 2] [1, 1, 1, 1] : tensor<1x3x6x2xf32> to tensor<1x1x6x2xf32>
+// CHECK: %[[P1:.*]] = spat.compute_batch lanes({{[0-9]+}}) shared(%[[ROW2]] : tensor<1x1x6x2xf32>) tiles [#spat.tile<@[[W]][16, 0], [2, 3]>] {
+// CHECK: ^bb0(%[[IN1:.*]]: tensor<1x1x6x2xf32>):
+// CHECK: %[[T1:.*]] = spat.lane_slice %[[IN1]][4 + lanes [1, 4] * [12, 2]] : {{.*}} -> tensor<2xf32>
 // CHECK: %[[M1:.*]] = spat.mvm %[[T1]] tile 0 : tensor<2xf32> -> tensor<3xf32>
 // CHECK: spat.yield %[[M1]] : tensor<3xf32>
 // CHECK: spat.compute_batch lanes({{[0-9]+}}) lane(%[[P0]], %[[P1]] : tensor<{{[0-9]+}}x3xf32>, tensor<{{[0-9]+}}x3xf32>) shared(%{{.*}} : tensor<3xf32>) {
@@ -142,7 +145,9 @@ func.func @grouped(%x: tensor<1x1x3x4xf32>) -> tensor<1x1x3x4xf32> {
 // most the 4 crossbars of a core, so the tiles are split 4 + 1, and a third
 // compute adds the two partial sums and the bias. With one output pixel the
 // computes are plain spat.compute. The padded rows and the 3 pixels of a
-// row make the window one contiguous run: tile t reads at 16 t.
+// row make the window one contiguous run: tile t reads at 16 t; the last
+// compute only the last kernel row, so it receives that input row and
+// reads it from 16.
 // CHECK-LABEL: func @row_tiles
 // CHECK: %[[P:.*]] = spat.pad %arg0 low [0, 1, 0, 0] high [0, 1, 0, 0] value 0.000000e+00 : tensor<1x1x3x8xf32> to tensor<1x3x3x8xf32>
 // CHECK: %[[BIAS:.*]] = spat.get_global @conv_bias
@@ -153,8 +158,9 @@ func.func @grouped(%x: tensor<1x1x3x4xf32>) -> tensor<1x1x3x4xf32> {
 // CHECK: spat.lane_slice %{{.*}}[48 + lanes
 // CHECK-COUNT-3: spat.add
 // CHECK: } -> tensor<3xf32>
-// CHECK: %[[B:.*]] = spat.compute(%[[P]] : tensor<1x3x3x8xf32>) tiles [#spat.tile<@[[W]][64, 0], [8, 3]>] {
-// CHECK: spat.lane_slice %{{.*}}[64 + lanes [1, 1] * [24, 8]] : tensor<1x3x3x8xf32> -> tensor<8xf32>
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[P]][0, 2, 0, 0] [1, 1, 3, 8] [1, 1, 1, 1] : tensor<1x3x3x8xf32> to tensor<1x1x3x8xf32>
+// CHECK: %[[B:.*]] = spat.compute(%[[ROW]] : tensor<1x1x3x8xf32>) tiles [#spat.tile<@[[W]][64, 0], [8, 3]>] {
+// CHECK: spat.lane_slice %{{.*}}[16 + lanes [1, 1] * [24, 8]] : tensor<1x1x3x8xf32> -> tensor<8xf32>
 // CHECK: spat.mvm %{{.*}} tile 0 : tensor<8xf32> -> tensor<3xf32>
 // CHECK: spat.compute(%{{.*}}, %{{.*}}, %{{.*}} : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
 // CHECK: ^bb0(%[[S0:.*]]: tensor<3xf32>, %[[S1:.*]]: tensor<3xf32>, %[[SB:.*]]: tensor<3xf32>):
