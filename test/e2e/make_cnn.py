@@ -7,11 +7,11 @@ in float64.
 usage: make_cnn.py OUT_DIR CHANNELS HEIGHT WIDTH OUT_CHANNELS... [--seed S]
 """
 import argparse
-import os
 
 import numpy as np
-import onnx
 from onnx import helper, numpy_helper, TensorProto
+
+from case import write_case
 
 
 def conv3x3(x, w, b):
@@ -58,15 +58,7 @@ def main():
         nodes, "cnn", [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, *args.shape])],
         [helper.make_tensor_value_info("output", TensorProto.FLOAT, [1, c, h, w])], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    onnx.checker.check_model(model)
-    data = os.path.join(args.out, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    onnx.save(model, os.path.join(args.out, "model.onnx"))
-    with open(os.path.join(data, "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, "input").SerializeToString())
-    with open(os.path.join(data, "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(expected[None].astype(np.float32), "output")
-                .SerializeToString())
+    write_case(args.out, model, x, expected[None])
 
 
 if __name__ == "__main__":

@@ -8,11 +8,11 @@ usage: make_mlp.py OUT_DIR WIDTHS... [--activation relu|sigmoid|tanh]
   WIDTHS: input width, then the width of every layer (e.g. 784 1024 1024 10)
 """
 import argparse
-import os
 
 import numpy as np
-import onnx
 from onnx import helper, numpy_helper, TensorProto
+
+from case import write_case
 
 
 def main():
@@ -75,15 +75,7 @@ def main():
         initializer=inits)
     model = helper.make_model(graph, producer_name="pimc-test",
                               opset_imports=[helper.make_opsetid("", args.opset)])
-    onnx.checker.check_model(model)
-    data = os.path.join(args.out, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    onnx.save(model, os.path.join(args.out, "model.onnx"))
-    with open(os.path.join(data, "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, "input").SerializeToString())
-    with open(os.path.join(data, "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(expected.astype(np.float32),
-                                        "output").SerializeToString())
+    write_case(args.out, model, x, expected)
 
 
 if __name__ == "__main__":

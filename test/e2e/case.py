@@ -1,0 +1,19 @@
+"""Writes a test case in the ONNX backend-test layout: OUT/model.onnx and
+OUT/test_data_set_0/{input_0,output_0}.pb."""
+import os
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+
+def write_case(out, model, inputs, expected):
+    onnx.checker.check_model(model)
+    data = os.path.join(out, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    onnx.save(model, os.path.join(out, "model.onnx"))
+    with open(os.path.join(data, "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(inputs, "input").SerializeToString())
+    with open(os.path.join(data, "output_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(expected.astype(np.float32), "output")
+                .SerializeToString())
