@@ -56,7 +56,29 @@ int64_t vectorInputs(Opcode code) {
   }
 }
 
+/// What an instruction that involves no other core does.
+Activity localActivity(Opcode code) {
+  switch (code) {
+  case Opcode::Mvmul:
+    return Activity::Matrix;
+  case Opcode::Lldi:
+  case Opcode::Lmv:
+    return Activity::Copy;
+  default:
+    return vectorInputs(code) ? Activity::Vector : Activity::Scalar;
+  }
+}
+
+bool isCompute(Activity activity) {
+  return activity == Activity::Matrix || activity == Activity::Vector ||
+         activity == Activity::Scalar || activity == Activity::Copy;
+}
+
+/// The parts of dynamic energy, in the order of Replay::addEnergy's fields.
+enum class EnergyPart { Crossbar, Vector, Memory, Noc };
+
 struct Core {
+  size_t id = 0;
   const CoreProgram *program = nullptr;
   size_t pc = 0;
   double t = 0;
@@ -89,13 +111,17 @@ struct Core {
 class Replay {
 public:
   Replay(const LoadedProgram &program, const Arch &arch, const std::vector<NodeMarks> *marks,
-         size_t nodeCount, int64_t rounds)
+         size_t nodeCount, int64_t rounds, int64_t traceRounds)
       : program(program), arch(arch), cost(arch), gm(arch.globalNode()), marks(marks),
-        nodes(nodeCount), nodeCores(nodeCount), rounds(rounds) {}
+        nodes(nodeCount), nodeCores(nodeCount), nodeGroups(nodeCount), rounds(rounds),
+        traceRounds(traceRounds) {}
 
   llvm::Expected<Timing> run() {
     cores.resize(program.cores.size());
+    if (traceRounds > 0)
+      slices.resize(cores.size());
     for (size_t i = 0; i < cores.size(); ++i) {
+      cores[i].id = i;
       cores[i].program = &program.cores[i];
       cores[i].events.resize(32);
       if (marks && i < marks->size())
@@ -154,9 +180,15 @@ public:
                 : perRound(c.timingAtRoundEnds.back(), c.timingAtRoundEnds[from],
                            double(rounds - 1 - from)));
     }
-    for (size_t n = 0; n < nodes.size(); ++n)
+    for (size_t n = 0; n < nodes.size(); ++n) {
       nodes[n].cores = nodeCores[n].size();
+      for (auto [core, group] : nodeGroups[n])
+        nodes[n].crossbars += program.cores[core].groups[group].crossbars;
+    }
     timing.nodes = std::move(nodes);
+    timing.slices = std::move(slices);
+    timing.flows = std::move(flows);
+    timing.messages = std::move(messages);
     timing.criticalPath = criticalPath();
     timing.energy = energy;
     timing.energy.staticMw =
@@ -275,6 +307,29 @@ private:
     }
   }
 
+  /// The node core `c` works on, when its energy and time are told per node
+  /// (in its first round).
+  NodeTiming *nodeOf(const Core &c) {
+    bool known = c.node >= 0 && size_t(c.node) < nodes.size() && c.roundEnds.empty();
+    return known ? &nodes[c.node] : nullptr;
+  }
+
+  /// Adds dynamic energy spent by core `c` in its first round, to the chip's
+  /// and to its node's.
+  void addEnergy(const Core &c, EnergyPart part, double pj) {
+    static constexpr std::pair<double Energy::*, double NodeTiming::*> fields[] = {
+        {&Energy::crossbarPj, &NodeTiming::crossbarPj},
+        {&Energy::vectorPj, &NodeTiming::vectorPj},
+        {&Energy::memoryPj, &NodeTiming::memoryPj},
+        {&Energy::nocPj, &NodeTiming::nocPj}};
+    if (!c.roundEnds.empty())
+      return;
+    auto [chip, node] = fields[static_cast<int>(part)];
+    energy.*chip += pj;
+    if (NodeTiming *n = nodeOf(c))
+      n->*node += pj;
+  }
+
   /// Adds the dynamic energy of an instruction that involves no other core,
   /// in its core's first round.
   void addLocalEnergy(const Core &c, const Op &op) {
@@ -283,25 +338,64 @@ private:
     switch (op.code) {
     case Opcode::Mvmul: {
       int64_t crossbars = c.program->groups[op.a].crossbars;
-      energy.crossbarPj += cost.mvmEnergyPj(crossbars);
+      addEnergy(c, EnergyPart::Crossbar, cost.mvmEnergyPj(crossbars));
       energy.crossbarReads += crossbars;
-      energy.memoryPj += cost.localAccessPj(cost.mvmReadBytes(), cost.mvmWriteBytes(crossbars));
+      if (NodeTiming *n = nodeOf(c)) {
+        n->crossbarReads += crossbars;
+        nodeGroups[c.node].insert({c.id, op.a});
+      }
+      addEnergy(c, EnergyPart::Memory,
+                cost.localAccessPj(cost.mvmReadBytes(), cost.mvmWriteBytes(crossbars)));
       return;
     }
     case Opcode::Lldi:
-      energy.memoryPj += cost.localAccessPj(0, op.b);
+      addEnergy(c, EnergyPart::Memory, cost.localAccessPj(0, op.b));
       return;
     case Opcode::Lmv:
-      energy.memoryPj += cost.localAccessPj(op.a, op.a);
+      addEnergy(c, EnergyPart::Memory, cost.localAccessPj(op.a, op.a));
       return;
     default:
       if (int64_t inputs = vectorInputs(op.code)) {
-        energy.vectorPj += cost.vectorEnergyPj(op.a);
-        energy.memoryPj += inputs * cost.localAccessPj(op.a * arch.inputBytes(), 0) +
-                           cost.localAccessPj(0, op.a * arch.outputBytes());
+        addEnergy(c, EnergyPart::Vector, cost.vectorEnergyPj(op.a));
+        addEnergy(c, EnergyPart::Memory,
+                  inputs * cost.localAccessPj(op.a * arch.inputBytes(), 0) +
+                      cost.localAccessPj(0, op.a * arch.outputBytes()));
       }
       return;
     }
+  }
+
+  bool tracing(const Core &c) const { return int64_t(c.roundEnds.size()) < traceRounds; }
+
+  /// Adds [start, end) of `activity` to core `id`'s timeline, extending its
+  /// last slice when that is the same work (or address loads) for the same
+  /// node and ends where this starts.
+  void record(size_t id, Activity activity, double start, double end) {
+    const Core &c = cores[id];
+    if (!tracing(c) || end <= start)
+      return;
+    std::vector<Slice> &line = slices[id];
+    if (!line.empty()) {
+      Slice &last = line.back();
+      if (last.endNs == start && last.node == c.node && isCompute(activity) &&
+          isCompute(last.activity)) {
+        if (activity == Activity::Scalar) {
+          ++last.scalars;
+        } else if (last.activity == activity) {
+          ++last.count;
+        } else if (last.activity == Activity::Scalar) {
+          last.activity = activity;
+          last.scalars += last.count;
+          last.count = 1;
+        } else {
+          line.push_back({activity, c.node, 1, 0, start, end});
+          return;
+        }
+        last.endNs = end;
+        return;
+      }
+    }
+    line.push_back({activity, c.node, 1, 0, start, end});
   }
 
   /// The model node of core `c`'s instruction at its pc.
@@ -344,6 +438,8 @@ private:
         charge(c, c.t, c.t + ns, ns,
                kind == isa::OpClass::Matrix || kind == isa::OpClass::Vector);
         addLocalEnergy(c, op);
+        if (traceRounds > 0)
+          record(id, localActivity(op.code), c.t, c.t + ns);
         c.t += ns;
         c.timing.computeNs += ns;
         ++c.timing.instructions;
@@ -360,14 +456,17 @@ private:
       case Opcode::Ld:
         load(c, id, op.a);
         charge(c, issued, c.t, c.timing.computeNs + c.timing.transferNs - busyBefore);
+        record(id, Activity::Load, issued, c.t);
         break;
       case Opcode::St:
         store(c, id, op.a);
         charge(c, issued, c.t, c.timing.computeNs + c.timing.transferNs - busyBefore);
+        record(id, Activity::Store, issued, c.t);
         break;
       case Opcode::Sync:
         sync(c, id, op.b, op.rs2);
         charge(c, issued, c.t, c.t - issued);
+        record(id, Activity::Sync, issued, c.t);
         break;
       case Opcode::Wait:
         if (!wait(c, op.rs2, op.a))
@@ -402,11 +501,12 @@ private:
   /// Sends a message through `core`'s switch no earlier than `at`; returns
   /// when it has arrived.
   double message(Core &c, int64_t from, int64_t to, int64_t bytes, double at) {
-    if (c.roundEnds.empty())
-      energy.nocPj += cost.nocEnergyPj(from, to, bytes);
+    addEnergy(c, EnergyPart::Noc, cost.nocEnergyPj(from, to, bytes));
     double depart = std::max(at, c.switchFree);
     c.timing.memoryWaitNs += depart - at;
     c.switchFree = depart + noc(from, to, bytes);
+    if (tracing(c))
+      messages.push_back({from, to, bytes, depart, c.switchFree});
     return c.switchFree;
   }
 
@@ -416,8 +516,7 @@ private:
     double start = std::max(arrive, globalFree);
     c.timing.memoryWaitNs += start - arrive;
     globalFree = start + cost.globalReadNs(bytes);
-    if (c.roundEnds.empty())
-      energy.memoryPj += cost.globalAccessPj(bytes, 0) + cost.localAccessPj(0, bytes);
+    addEnergy(c, EnergyPart::Memory, cost.globalAccessPj(bytes, 0) + cost.localAccessPj(0, bytes));
     c.t = globalFree + cost.localWriteNs(bytes) + transferIssueNs();
     c.timing.transferNs += c.t - issued - (start - arrive);
   }
@@ -428,8 +527,7 @@ private:
     double start = std::max(arrive, globalFree);
     c.timing.memoryWaitNs += start - arrive;
     globalFree = start + cost.globalWriteNs(bytes);
-    if (c.roundEnds.empty())
-      energy.memoryPj += cost.localAccessPj(bytes, 0) + cost.globalAccessPj(0, bytes);
+    addEnergy(c, EnergyPart::Memory, cost.localAccessPj(bytes, 0) + cost.globalAccessPj(0, bytes));
     // Its empty response costs nothing, as the data response of ld.
     c.t = globalFree + transferIssueNs();
     c.timing.transferNs += c.t - issued - (start - arrive);
@@ -466,6 +564,7 @@ private:
     c.t = std::max(c.t, ready) + arch.corePeriod;
     c.timing.eventWaitNs += c.t - start - arch.corePeriod;
     charge(c, start, c.t, arch.corePeriod);
+    record(c.id, Activity::EventWait, start, c.t);
     return true;
   }
 
@@ -495,18 +594,25 @@ private:
     double read = answer + cost.localReadNs(bytes);
     double arrive = message(sender, senderId, receiverId, bytes, read);
     double senderDone = read + transferIssueNs();
-    if (sender.roundEnds.empty())
-      energy.memoryPj += cost.localAccessPj(bytes, 0);
-    if (receiver.roundEnds.empty())
-      energy.memoryPj += cost.localAccessPj(0, bytes);
+    addEnergy(sender, EnergyPart::Memory, cost.localAccessPj(bytes, 0));
+    addEnergy(receiver, EnergyPart::Memory, cost.localAccessPj(0, bytes));
+    bool traced = tracing(sender) && tracing(receiver);
     double receiverDone = arrive + cost.localWriteNs(bytes) + transferIssueNs();
     auto account = [&](Core &core, int64_t peer, double done, double own) {
       double total = done - core.since;
+      bool sends = &core == &sender;
       core.timing.transferNs += std::min(own, total);
-      (&core == &sender ? core.timing.sendWaitNs : core.timing.recvWaitNs) +=
-          std::max(0.0, total - own);
+      (sends ? core.timing.sendWaitNs : core.timing.recvWaitNs) += std::max(0.0, total - own);
       core.rendezvousByPeer[peer] += std::max(0.0, total - own);
       charge(core, core.since, done, std::min(own, total));
+      if (tracing(core)) {
+        double ownStart = done - std::min(own, total);
+        record(core.id, sends ? Activity::SendWait : Activity::RecvWait, core.since, ownStart);
+        // Its own part is a slice of its own even when it takes no time:
+        // the flow starts or ends there.
+        slices[core.id].push_back(
+            {sends ? Activity::Send : Activity::Recv, core.node, 1, 0, ownStart, done});
+      }
       core.t = done;
       core.blocked = Blocked::No;
     };
@@ -520,6 +626,9 @@ private:
             noc(senderId, receiverId, 1) + cost.localReadNs(bytes));
     account(receiver, senderId, receiverDone,
             noc(senderId, receiverId, bytes) + cost.localWriteNs(bytes));
+    if (traced)
+      flows.push_back({int64_t(senderId), int64_t(receiverId), slices[senderId].size() - 1,
+                       slices[receiverId].size() - 1, bytes});
     // The peer was blocked at its instruction: it moves past it.
     step(peer);
     schedule(peerId);
@@ -537,14 +646,20 @@ private:
   const std::vector<NodeMarks> *marks;
   std::vector<NodeTiming> nodes;
   std::vector<std::set<size_t>> nodeCores;
+  std::vector<std::set<std::pair<size_t, int64_t>>> nodeGroups; // (core, array group)
   int64_t rounds;
+  int64_t traceRounds;
+  std::vector<std::vector<Slice>> slices;
+  std::vector<Flow> flows;
+  std::vector<Message> messages;
 };
 
 } // namespace
 
 llvm::Expected<Timing> pimc::sim::replayTiming(llvm::StringRef directory, const Arch &arch,
                                                const std::vector<NodeMarks> *marks,
-                                               size_t nodeCount, int64_t rounds) {
+                                               size_t nodeCount, int64_t rounds,
+                                               int64_t traceRounds) {
   Manifest manifest;
   llvm::Expected<LoadedProgram> program = loadProgram(directory, manifest);
   if (!program)
@@ -556,5 +671,35 @@ llvm::Expected<Timing> pimc::sim::replayTiming(llvm::StringRef directory, const 
   if (rounds < 1)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "the timing replay needs at least one round");
-  return Replay(*program, arch, marks, nodeCount, rounds).run();
+  return Replay(*program, arch, marks, nodeCount, rounds, traceRounds).run();
+}
+
+llvm::StringRef pimc::sim::activityName(Activity activity) {
+  switch (activity) {
+  case Activity::Matrix:
+    return "mvm";
+  case Activity::Vector:
+    return "vector";
+  case Activity::Scalar:
+    return "scalar";
+  case Activity::Copy:
+    return "copy";
+  case Activity::Load:
+    return "ld";
+  case Activity::Store:
+    return "st";
+  case Activity::Send:
+    return "send";
+  case Activity::Recv:
+    return "recv";
+  case Activity::SendWait:
+    return "wait to send";
+  case Activity::RecvWait:
+    return "wait to receive";
+  case Activity::EventWait:
+    return "wait for event";
+  case Activity::Sync:
+    return "sync";
+  }
+  return "?";
 }

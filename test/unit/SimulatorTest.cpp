@@ -760,6 +760,17 @@ protected:
   Program adds(int n) const {
     return Program(n, vec(Opcode::Vvadd, 1, 2, 3, 64));
   }
+  /// Core 0: 200 mvmuls on 4 crossbars, then a send of 256 bytes to core 1,
+  /// which receives them and adds.
+  void writeMvmsThenAdds() {
+    Program mvms = with(start(), Program(200, Instruction::mvmul(1, 2, 8, 0)));
+    mvms.push_back(Instruction::send(4, 1, 256));
+    Program adder = with(with(start(), {Instruction::recv(5, 0, 256)}), adds(10));
+    Manifest m = makeManifest(2);
+    m.cores[0].groups = {{4, 8, 8, 0}};
+    writeFloats(kWeightsFile, std::vector<float>(8 * 8, 1.0f));
+    writeAll(m, {mvms, adder});
+  }
   /// Replays `programs`, each core looping its program `rounds` times.
   sim::Timing replay(const std::vector<Program> &programs, int64_t rounds = 1) {
     writeAll(makeManifest(int(programs.size())), programs);
@@ -925,13 +936,7 @@ TEST_F(TimingTest, GlobalMemoryServesOneRequestAtATime) {
 // The energy pimsim-nn reported (20716608 pJ in 374652 ns) for a core of
 // 200 mvmuls on 4 crossbars that then sends 256 bytes to a core that adds.
 TEST_F(TimingTest, EnergyAddsCrossbarsFlitsAndStaticPower) {
-  Program mvms = with(start(), Program(200, Instruction::mvmul(1, 2, 8, 0)));
-  mvms.push_back(Instruction::send(4, 1, 256));
-  Program adder = with(with(start(), {Instruction::recv(5, 0, 256)}), adds(10));
-  Manifest m = makeManifest(2);
-  m.cores[0].groups = {{4, 8, 8, 0}};
-  writeFloats(kWeightsFile, std::vector<float>(8 * 8, 1.0f));
-  writeAll(m, {mvms, adder});
+  writeMvmsThenAdds();
   llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
   ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
   llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch);
@@ -941,4 +946,90 @@ TEST_F(TimingTest, EnergyAddsCrossbarsFlitsAndStaticPower) {
   // Two local memories and the global one, 1 mW each by default.
   EXPECT_EQ(e.staticMw, 3);
   EXPECT_NEAR(e.dynamicPj() + e.staticMw * timing->latencyNs, 20716608, 0.001 * 20716608);
+}
+
+// With the timeline kept, each core's slices follow one another from its
+// first instruction to its last: address loads fold into the work after
+// them, the work of one kind runs as one slice, a rendezvous is a wait and
+// the core's own part, and the transfer is a flow between those parts.
+TEST_F(TimingTest, TimelineKeepsEachCoresSlicesAndFlows) {
+  writeAll(makeManifest(2), {with(with(start(), adds(10)), {Instruction::send(4, 1, 256)}),
+                             with(with(start(), {Instruction::recv(5, 0, 256)}), adds(5))});
+  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
+  llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch, nullptr, 0, 1, 1);
+  ASSERT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
+  ASSERT_EQ(timing->slices.size(), 2u);
+  for (size_t core = 0; core < 2; ++core) {
+    const std::vector<sim::Slice> &line = timing->slices[core];
+    ASSERT_FALSE(line.empty());
+    EXPECT_EQ(line.front().startNs, 0);
+    EXPECT_EQ(line.back().endNs, timing->cores[core].finishNs);
+    double compute = 0, waits = 0;
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (i)
+        EXPECT_EQ(line[i].startNs, line[i - 1].endNs) << "core " << core << " slice " << i;
+      double ns = line[i].endNs - line[i].startNs;
+      if (line[i].activity == sim::Activity::Vector || line[i].activity == sim::Activity::Scalar)
+        compute += ns;
+      if (line[i].activity == sim::Activity::SendWait ||
+          line[i].activity == sim::Activity::RecvWait)
+        waits += ns;
+    }
+    EXPECT_DOUBLE_EQ(compute, timing->cores[core].computeNs) << "core " << core;
+    EXPECT_DOUBLE_EQ(waits, timing->cores[core].rendezvousNs()) << "core " << core;
+  }
+  // Core 0: setbw and seven sldi, then ten vvadds, as one slice.
+  const sim::Slice &adds = timing->slices[0].front();
+  EXPECT_EQ(adds.activity, sim::Activity::Vector);
+  EXPECT_EQ(adds.count, 10);
+  EXPECT_EQ(adds.scalars, 8);
+  EXPECT_EQ(timing->slices[0].back().activity, sim::Activity::Send);
+  // Core 1 waits in its recv for core 0's ten vvadds.
+  const std::vector<sim::Slice> &receiver = timing->slices[1];
+  ASSERT_EQ(receiver.size(), 4u);
+  EXPECT_EQ(receiver[0].activity, sim::Activity::Scalar);
+  EXPECT_EQ(receiver[1].activity, sim::Activity::RecvWait);
+  EXPECT_GT(receiver[1].endNs - receiver[1].startNs, 700);
+  EXPECT_EQ(receiver[2].activity, sim::Activity::Recv);
+  EXPECT_EQ(receiver[3].activity, sim::Activity::Vector);
+  EXPECT_EQ(receiver[3].count, 5);
+  ASSERT_EQ(timing->flows.size(), 1u);
+  const sim::Flow &flow = timing->flows[0];
+  EXPECT_EQ(flow.sender, 0);
+  EXPECT_EQ(flow.receiver, 1);
+  EXPECT_EQ(flow.sendSlice, timing->slices[0].size() - 1);
+  EXPECT_EQ(flow.recvSlice, 2u);
+  EXPECT_EQ(flow.bytes, 256);
+  // The 256 bytes and the ready message and its answer crossed the NoC.
+  int64_t bytes = 0;
+  for (const sim::Message &m : timing->messages)
+    bytes += m.bytes;
+  EXPECT_EQ(bytes, 256 + 1 + 1);
+  // Without traceRounds, nothing is kept.
+  llvm::Expected<sim::Timing> untraced = sim::replayTiming(dir, *arch);
+  ASSERT_TRUE(static_cast<bool>(untraced)) << llvm::toString(untraced.takeError());
+  EXPECT_TRUE(untraced->slices.empty());
+  EXPECT_TRUE(untraced->messages.empty());
+}
+
+// Energy is told per model node too: the mvmuls' crossbar reads go to the
+// node of the core that reads them, and the nodes add up to the chip.
+TEST_F(TimingTest, EnergyIsToldPerNode) {
+  writeMvmsThenAdds();
+  llvm::Expected<Arch> arch = Arch::load(PIMC_SOURCE_DIR "/configs/chip-144.json");
+  ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
+  std::vector<sim::NodeMarks> marks = {{{0, 0}}, {{0, 1}}};
+  llvm::Expected<sim::Timing> timing = sim::replayTiming(dir, *arch, &marks, 2);
+  ASSERT_TRUE(static_cast<bool>(timing)) << llvm::toString(timing.takeError());
+  ASSERT_EQ(timing->nodes.size(), 2u);
+  const sim::NodeTiming &mvmNode = timing->nodes[0], &addNode = timing->nodes[1];
+  EXPECT_EQ(mvmNode.crossbars, 4);
+  EXPECT_EQ(mvmNode.crossbarReads, 800);
+  EXPECT_EQ(addNode.crossbars, 0);
+  EXPECT_EQ(addNode.crossbarPj, 0);
+  EXPECT_DOUBLE_EQ(mvmNode.crossbarPj, timing->energy.crossbarPj);
+  EXPECT_GT(mvmNode.nocPj, 0); // its send's flits
+  EXPECT_NEAR(mvmNode.dynamicPj() + addNode.dynamicPj(), timing->energy.dynamicPj(),
+              1e-9 * timing->energy.dynamicPj());
 }

@@ -46,12 +46,60 @@ struct CoreTiming {
   double busyNs() const { return computeNs + transferNs; }
 };
 
-/// When the instructions of one model node ran, on all cores together.
+/// When the instructions of one model node ran, on all cores together, and
+/// the dynamic energy they took in the first round.
 struct NodeTiming {
   double startNs = -1, endNs = 0; // its first compute, its last completion
   double busyNs = 0;              // its instructions' own time
   double waitNs = 0;              // blocked in its transfers and waits
   int64_t cores = 0;
+  int64_t crossbars = 0;      // of the array groups its mvmuls read
+  int64_t crossbarReads = 0;  // crossbars read, summed over its mvmuls
+  double crossbarPj = 0, vectorPj = 0, memoryPj = 0, nocPj = 0;
+  double dynamicPj() const { return crossbarPj + vectorPj + memoryPj + nocPj; }
+};
+
+/// What a core does in a stretch of its timeline.
+enum class Activity : uint8_t {
+  Matrix,    // mvmul
+  Vector,    // vector unit
+  Scalar,    // sldi, setbw and the other scalar instructions
+  Copy,      // lmv, lldi
+  Load,      // ld, queueing for the global memory included
+  Store,     // st, likewise
+  Send,      // its own part of a send
+  Recv,      // its own part of a recv
+  SendWait,  // blocked in send until the receiver is there
+  RecvWait,  // blocked in recv until the sender is there
+  EventWait, // wait
+  Sync,      // sync
+};
+llvm::StringRef activityName(Activity activity);
+
+/// A stretch [startNs, endNs) of one core's timeline: `count` instructions
+/// of one activity for model node `node` (-1 when unknown), one after the
+/// other. Scalar instructions between them (address loads) are folded in
+/// and counted in `scalars`.
+struct Slice {
+  Activity activity;
+  int32_t node = -1;
+  int32_t count = 1, scalars = 0;
+  double startNs = 0, endNs = 0;
+};
+
+/// A completed send/recv pair: the sender's and the receiver's slices of
+/// its own part.
+struct Flow {
+  int64_t sender, receiver;
+  size_t sendSlice, recvSlice; // indexes into Timing::slices[sender / receiver]
+  int64_t bytes;
+};
+
+/// A message on the NoC: data, a rendezvous' ready message or answer, or a
+/// global-memory request (to or from node coreCount).
+struct Message {
+  int64_t from, to, bytes;
+  double departNs, arriveNs;
 };
 
 /// A stretch of the critical path: core `core` working on model node
@@ -95,6 +143,11 @@ struct Timing {
   std::vector<CoreTiming> cores;
   std::vector<NodeTiming> nodes; // by node index, when marks are given
   Energy energy;
+  /// With ReplayOptions::traceRounds: every core's timeline, its transfers
+  /// and the NoC's messages in those first rounds.
+  std::vector<std::vector<Slice>> slices; // by core
+  std::vector<Flow> flows;
+  std::vector<Message> messages;
 };
 
 /// Where each core's instructions of one model node begin: (first pc, node
@@ -104,10 +157,13 @@ using NodeMarks = std::vector<std::pair<uint64_t, int32_t>>;
 /// Replays the program in `directory` on `arch` for one inference (pimsim-nn's
 /// latency mode), or with every core looping its program `rounds` times (its
 /// throughput mode). With `marks` (one list per core, for `nodeCount` nodes),
-/// the time is also told per node (give them for one round only).
+/// the time and energy are also told per node (give them for one round
+/// only). With `traceRounds`, the timelines of that many first rounds are
+/// kept too.
 llvm::Expected<Timing> replayTiming(llvm::StringRef directory, const Arch &arch,
                                     const std::vector<NodeMarks> *marks = nullptr,
-                                    size_t nodeCount = 0, int64_t rounds = 1);
+                                    size_t nodeCount = 0, int64_t rounds = 1,
+                                    int64_t traceRounds = 0);
 
 } // namespace pimc::sim
 
