@@ -1,6 +1,7 @@
 //===- Compile.cpp - the compile pipeline and its report ------------------===//
 
 #include "pimc/Driver/Driver.h"
+#include "pimc/Driver/Views.h"
 
 #include "pimc/Arch/Arch.h"
 #include "pimc/Conversion/Passes.h"
@@ -13,6 +14,7 @@
 #include "pimc/Frontend/OnnxImporter.h"
 #include "pimc/InitAll.h"
 #include "pimc/Support/Locations.h"
+#include "pimc/Support/Version.h"
 #include "pimc/Simulator/Timing.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 #include "pimc/Target/Pimsim/CodeGen.h"
@@ -24,13 +26,17 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/Timer.h"
 
 #include <chrono>
+#include <future>
 #include <map>
 #include <set>
 #include <sys/resource.h>
@@ -104,12 +110,6 @@ Object graphStats(ModuleOp module, const Arch &arch) {
                 {"crossbars", crossbars},        {"batches", std::move(batchList)}};
 }
 
-/// The name of model node `node` (an index into `nodeNames`, -1 for none).
-std::string nodeLabel(llvm::ArrayRef<std::string> nodeNames, int32_t node) {
-  bool named = node >= 0 && size_t(node) < nodeNames.size() && !nodeNames[node].empty();
-  return named ? nodeNames[node] : "(no model node)";
-}
-
 /// A chain of work and transfers by model node, most first (what to make
 /// faster), with its transfers and the cores it runs over.
 Object pathStats(llvm::ArrayRef<sim::PathStep> path, llvm::ArrayRef<std::string> nodeNames) {
@@ -143,7 +143,14 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
                              {"end_ns", node.endNs},
                              {"busy_ns", node.busyNs},
                              {"wait_ns", node.waitNs},
-                             {"cores", node.cores}});
+                             {"cores", node.cores},
+                             {"crossbars", node.crossbars},
+                             {"crossbar_reads", node.crossbarReads},
+                             {"energy_pj", node.dynamicPj()},
+                             {"crossbar_pj", node.crossbarPj},
+                             {"vector_pj", node.vectorPj},
+                             {"memory_pj", node.memoryPj},
+                             {"noc_pj", node.nocPj}});
   Array cores;
   sim::CoreTiming total;
   int64_t slowest = 0;
@@ -532,6 +539,8 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   std::vector<sim::NodeMarks> marks;
   for (CoreCodeStats &c : code->cores)
     marks.push_back(std::move(c.nodeMarks));
+  if (llvm::Error e = writeNodeMarks(options.outputDir, code->nodes, marks))
+    return std::move(e);
   llvm::Expected<sim::Timing> timing =
       sim::replayTiming(options.outputDir, *arch, &marks, code->nodes.size());
   if (!timing)
@@ -572,7 +581,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   }
   if (llvm::Error e = setSimulationMode(options.outputDir, options.throughput, simTimeMs))
     return std::move(e);
-  report["pimc"] = "pimc 0.1";
+  report["pimc"] = pimcVersion();
   report["model"] = options.modelPath;
   report["arch"] = arch->path.empty() ? "built-in chip-144" : arch->path;
   report["compiler"] = Object{{"wall_seconds", secondsSince(started)},
@@ -636,8 +645,85 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
   }
 }
 
+static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
+                                                const frontend::Model *preloaded);
+
+static std::string sha256Text(llvm::StringRef text) {
+  return llvm::toHex(
+      llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(text.data()), text.size())),
+      /*LowerCase=*/true);
+}
+
+/// The SHA-256 of a file's bytes, in hex; empty when it cannot be read.
+static std::string sha256File(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return "";
+  return sha256Text((*buffer)->getBuffer());
+}
+
+/// What a report was made from and by: enough to cite it and to make it
+/// again.
+static Object provenance(const CompileOptions &options, const Arch &arch,
+                         std::string modelSha256) {
+  Object model{{"path", options.modelPath}};
+  if (!modelSha256.empty())
+    model["sha256"] = std::move(modelSha256);
+  Object archFile{{"path", arch.path.empty() ? "built-in chip-144" : arch.path}};
+  archFile["sha256"] =
+      arch.path.empty() ? sha256Text(Arch::builtinDefaultJson()) : sha256File(arch.path);
+  if (!arch.path.empty()) {
+    llvm::SmallString<256> network(llvm::sys::path::parent_path(arch.path));
+    llvm::sys::path::append(network, arch.networkFile);
+    archFile["network_file"] = arch.networkFile;
+    archFile["network_sha256"] = sha256File(network);
+  }
+  return Object{
+      {"pimc_version", pimcVersion()},
+      {"pimc_commit", pimcCommit()},
+      {"command_line", options.commandLine},
+      {"model", std::move(model)},
+      {"arch", std::move(archFile)},
+      {"chip", Object{{"cores", arch.coreCount},
+                      {"mesh_rows", arch.layoutRows},
+                      {"mesh_cols", arch.layoutCols},
+                      {"crossbars_per_core", arch.matrix.xbarArrayCount},
+                      {"xbar_rows", arch.matrix.xbarRows},
+                      {"xbar_cols", arch.matrix.xbarCols},
+                      {"cell_bits", arch.matrix.cellPrecision},
+                      {"weight_bits", arch.weightBits},
+                      {"input_bits", arch.inputBits},
+                      {"output_bits", arch.outputBits},
+                      {"local_memory_bytes", arch.localMemory.memorySize},
+                      {"core_period_ns", arch.corePeriod}}}};
+}
+
 llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
+  // The model's hash is taken while it compiles: it reads the file again.
+  std::future<std::string> modelSha256;
+  if (options.emitMlirAfter.empty() && !options.modelPath.empty())
+    modelSha256 = std::async(std::launch::async, sha256File, options.modelPath);
+  llvm::Expected<Object> report = compileCandidates(options, preloaded);
+  if (!report || !options.emitMlirAfter.empty())
+    return report;
+  llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
+  if (!arch)
+    return arch.takeError();
+  (*report)["schema_version"] = kReportSchemaVersion;
+  (*report)["provenance"] =
+      provenance(options, *arch, modelSha256.valid() ? modelSha256.get() : "");
+  if (llvm::Error e = writeJsonFile(options.outputDir, kReportFile, Object(*report)))
+    return std::move(e);
+  return report;
+}
+
+/// compilePlan, or in throughput mode (for the best plan) every candidate,
+/// keeping the fastest.
+static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
+                                                const frontend::Model *preloaded) {
   using Plan = CompileOptions::Plan;
   if (!options.throughput || options.plan == Plan::WholeChip || !options.emitMlirAfter.empty())
     return compilePlan(options, preloaded);

@@ -7,6 +7,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+
+#include <cmath>
 
 using namespace pimc;
 using llvm::json::Object;
@@ -40,6 +43,36 @@ static int64_t count(const Object &o, llvm::StringRef section, llvm::StringRef k
   return static_cast<int64_t>(number(o, section, key));
 }
 
+/// `value` in the first of `units` (largest first, as (size, name)) that it
+/// is at least one of, or in the last.
+static std::string withUnit(double value,
+                            llvm::ArrayRef<std::pair<double, const char *>> units) {
+  for (auto [size, name] : units.drop_back())
+    if (std::fabs(value) >= size)
+      return llvm::formatv("{0:f3} {1}", value / size, name).str();
+  return llvm::formatv("{0:f1} {1}", value, units.back().second).str();
+}
+
+std::string pimc::formatTime(double ns) {
+  return withUnit(ns, {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}});
+}
+
+std::string pimc::formatEnergy(double pj) {
+  return withUnit(pj, {{1e12, "J"}, {1e9, "mJ"}, {1e6, "µJ"}, {1e3, "nJ"}, {1, "pJ"}});
+}
+
+/// The unit of a table's time column whose largest entry is `maxNs`: its
+/// name and how many ns it is.
+static std::pair<const char *, double> timeUnit(double maxNs) {
+  if (maxNs >= 1e9)
+    return {"s", 1e9};
+  if (maxNs >= 1e6)
+    return {"ms", 1e6};
+  if (maxNs >= 1e3)
+    return {"µs", 1e3};
+  return {"ns", 1};
+}
+
 static std::string bytes(double value) {
   if (value >= 1 << 20)
     return llvm::formatv("{0:f2} MiB", value / (1 << 20)).str();
@@ -48,9 +81,50 @@ static std::string bytes(double value) {
   return llvm::formatv("{0} B", (int64_t)value).str();
 }
 
+/// pimsim-nn's own figures, when the user gave its log; else how to get
+/// them: those are the ones to cite.
+static void printPimsim(const Object &r, llvm::raw_ostream &os) {
+  const Object *p = r.getObject("pimsim");
+  if (!p) {
+    os << "  (to cite: run pimsim-nn on this directory, ChipTest OUT OUT/arch.json, and give "
+          "its output to pimc report OUT --pimsim-log LOG)\n";
+    return;
+  }
+  os << "pimsim-nn        ";
+  if (auto latency = p->getNumber("latency_ns"))
+    os << formatTime(*latency);
+  if (auto throughput = p->getNumber("throughput_samples_per_s"))
+    os << llvm::formatv("{0:f1} samples/s", *throughput);
+  if (auto energy = p->getNumber("energy_pj"))
+    os << ", " << formatEnergy(*energy)
+       << (p->getNumber("throughput_samples_per_s") ? " per sample" : "");
+  os << " (pimsim-nn's own figures, from " << p->getString("log").value_or("?")
+     << ": the ones to cite)\n";
+}
+
 void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
-  os << "model            " << r.getString("model").value_or("?") << "\n";
-  os << "architecture     " << r.getString("arch").value_or("?") << "\n";
+  const Object *provenance = r.getObject("provenance");
+  auto hash = [&](llvm::StringRef what) -> std::string {
+    const Object *file = provenance ? provenance->getObject(what) : nullptr;
+    std::optional<llvm::StringRef> sha = file ? file->getString("sha256") : std::nullopt;
+    return sha ? " (sha256 " + sha->take_front(12).str() + "...)" : "";
+  };
+  os << "model            " << r.getString("model").value_or("?") << hash("model") << "\n";
+  os << "architecture     " << r.getString("arch").value_or("?") << hash("arch") << "\n";
+  if (const Object *chip = provenance ? provenance->getObject("chip") : nullptr)
+    os << llvm::formatv("  {0} cores on a {1}x{2} mesh, {3} crossbars of {4}x{5} per core, "
+                        "{6} of local memory per core\n",
+                        chip->getInteger("cores").value_or(0),
+                        chip->getInteger("mesh_rows").value_or(0),
+                        chip->getInteger("mesh_cols").value_or(0),
+                        chip->getInteger("crossbars_per_core").value_or(0),
+                        chip->getInteger("xbar_rows").value_or(0),
+                        chip->getInteger("xbar_cols").value_or(0),
+                        bytes(chip->getNumber("local_memory_bytes").value_or(0)));
+  if (provenance)
+    os << "compiled by      " << provenance->getString("pimc_version").value_or("?")
+       << " (commit " << provenance->getString("pimc_commit").value_or("?") << "): "
+       << provenance->getString("command_line").value_or("") << "\n";
   if (const Object *c = r.getObject("compiler")) {
     os << llvm::formatv("compile time     {0:f3} s, peak RSS {1}\n",
                         c->getNumber("wall_seconds").value_or(0),
@@ -93,9 +167,9 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
         os << ", and " << packed->size() - kNamed << " more";
       os << "\n";
     }
-  os << llvm::formatv("schedule         {0} cores, estimated critical path {1:f3} us\n",
+  os << llvm::formatv("schedule         {0} cores, estimated critical path {1}\n",
                       count(r, "schedule", "cores_used"),
-                      number(r, "schedule", "critical_path_ns") / 1000);
+                      formatTime(number(r, "schedule", "critical_path_ns")));
   auto inst = [&](llvm::StringRef key) { return count(r, "instructions", key); };
   if (const Object *t = r.getObject("timing")) {
     // Core-time totals: what the cores did while the inference ran.
@@ -107,14 +181,16 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
     auto share = [&](llvm::StringRef key) {
       return all > 0 ? 100 * t->getNumber(key).value_or(0) / all : 0.0;
     };
-    os << llvm::formatv("latency          {0:f3} ms (timing replay; the slowest core is {1})\n",
-                        t->getNumber("latency_ns").value_or(0) / 1e6,
+    os << llvm::formatv("latency          {0} (pimc's replay of pimsim-nn's timing model; the "
+                        "slowest core is {1})\n",
+                        formatTime(t->getNumber("latency_ns").value_or(0)),
                         t->getInteger("slowest_core").value_or(0));
+    printPimsim(r, os);
     if (auto round = t->getNumber("round_ns")) {
-      os << llvm::formatv("throughput       {0:f1} samples/s (a round every {1:f3} ms when the "
+      os << llvm::formatv("throughput       {0:f1} samples/s (a round every {1} when the "
                           "programs loop; pimsim-nn's sim_time {2} ms should count {3}, "
                           "{4:f1} samples/s with the fill)\n",
-                          1e9 / *round, *round / 1e6, t->getInteger("sim_time_ms").value_or(0),
+                          1e9 / *round, formatTime(*round), t->getInteger("sim_time_ms").value_or(0),
                           t->getInteger("expected_output_count").value_or(0),
                           1e9 / t->getNumber("counted_sample_ns").value_or(1e9));
       if (auto plan = t->getString("plan")) {
@@ -122,9 +198,9 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
           os << llvm::formatv("  plan: {0} (the other plan does not compile: {1})\n", *plan,
                               *error);
         else if (auto other = t->getNumber("other_plan_round_ns"))
-          os << llvm::formatv("  plan: {0} (the other plan: a round every {1:f3} ms, {2:f1} "
+          os << llvm::formatv("  plan: {0} (the other plan: a round every {1}, {2:f1} "
                               "samples/s with the fill)\n",
-                              *plan, *other / 1e6,
+                              *plan, formatTime(*other),
                               1e9 / t->getNumber("other_plan_counted_sample_ns").value_or(1e9));
         else
           os << llvm::formatv("  plan: {0} (as --plan chose)\n", *plan);
@@ -148,20 +224,21 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
     if (const Object *e = t->getObject("energy")) {
       double staticMw = e->getNumber("static_mw").value_or(0);
       double latencyNs = t->getNumber("latency_ns").value_or(0);
-      auto mj = [&](llvm::StringRef key) { return e->getNumber(key).value_or(0) / 1e9; };
-      os << llvm::formatv("energy           {0:f3} mJ per inference: crossbars {1:f3} mJ ({2} "
-                          "crossbar reads), static {3:f3} mJ ({4:f0} mW for {5:f3} ms), NoC "
-                          "{6:f3} mJ",
-                          t->getNumber("energy_pj").value_or(0) / 1e9, mj("crossbar_pj"),
+      auto pj = [&](llvm::StringRef key) { return e->getNumber(key).value_or(0); };
+      os << llvm::formatv("energy           {0} per inference: crossbars {1} ({2} "
+                          "crossbar reads), static {3} ({4:f1} mW for {5}), NoC {6}",
+                          formatEnergy(t->getNumber("energy_pj").value_or(0)),
+                          formatEnergy(pj("crossbar_pj")),
                           e->getInteger("crossbar_reads").value_or(0),
-                          staticMw * latencyNs / 1e9, staticMw, latencyNs / 1e6,
-                          mj("noc_pj"));
+                          formatEnergy(staticMw * latencyNs), staticMw, formatTime(latencyNs),
+                          formatEnergy(pj("noc_pj")));
       for (auto [key, name] : {std::pair{"memory_pj", "memories"}, {"vector_pj", "vector"}})
-        if (mj(key) > 0)
-          os << llvm::formatv(", {0} {1:f3} mJ", name, mj(key));
+        if (pj(key) > 0)
+          os << llvm::formatv(", {0} {1}", name, formatEnergy(pj(key)));
       os << "\n";
       if (auto perSample = t->getNumber("energy_per_sample_pj"))
-        os << llvm::formatv("  {0:f3} mJ per sample when the programs loop\n", *perSample / 1e9);
+        os << llvm::formatv("  {0} per sample when the programs loop\n",
+                            formatEnergy(*perSample));
     }
     // Of one inference; when the programs loop, of the first round (the
     // pipeline's fill), whose steady state is told below.
@@ -178,12 +255,12 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
       if (const llvm::json::Array *nodes = path->getArray("nodes"))
         for (const llvm::json::Value &v : llvm::make_range(nodes->begin(), nodes->begin() + std::min<size_t>(4, nodes->size())))
           if (const Object *n = v.getAsObject())
-            most += llvm::formatv("{0}{1} {2:f3} ms", most.empty() ? "" : ", ",
+            most += llvm::formatv("{0}{1} {2}", most.empty() ? "" : ", ",
                                   n->getString("node").value_or(""),
-                                  n->getNumber("ns").value_or(0) / 1e6);
-      os << llvm::formatv("  {0} over {1} cores, transfers {2:f3} ms; most on it: {3}\n", what,
+                                  formatTime(n->getNumber("ns").value_or(0)));
+      os << llvm::formatv("  {0} over {1} cores, transfers {2}; most on it: {3}\n", what,
                           path->getInteger("cores").value_or(0),
-                          path->getNumber("transfer_ns").value_or(0) / 1e6, most);
+                          formatTime(path->getNumber("transfer_ns").value_or(0)), most);
     };
     printPath(t->getObject("critical_path"), "critical path");
     // A round of the looping programs: the busiest core bounds it; the
@@ -206,14 +283,16 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                           "(held up by a later stage), to receive {3:f0}% (starved by an earlier "
                           "one)\n",
                           round->size(), percent(busy), percent(sendWait), percent(recvWait));
+      auto [unit, scale] = timeUnit(roundNs);
       if (!round->empty())
-        os << "  busiest cores  busy ms  send wait ms  recv wait ms  node\n";
+        os << llvm::formatv("  busiest cores  busy {0,-3} send wait {0,-3} recv wait {0,-3} node\n",
+                            unit);
       for (const llvm::json::Value &v :
            llvm::make_range(round->begin(), round->begin() + std::min<size_t>(5, round->size())))
         if (const Object *c = v.getAsObject())
           os << llvm::formatv("  {0,13} {1,8:f3} {2,13:f3} {3,13:f3}  {4}\n",
-                              c->getInteger("id").value_or(-1), ns(c, "busy_ns") / 1e6,
-                              ns(c, "send_wait_ns") / 1e6, ns(c, "recv_wait_ns") / 1e6,
+                              c->getInteger("id").value_or(-1), ns(c, "busy_ns") / scale,
+                              ns(c, "send_wait_ns") / scale, ns(c, "recv_wait_ns") / scale,
                               c->getString("node").value_or(""));
     }
     // The model nodes whose instructions span the longest time, with how
@@ -227,14 +306,18 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
         return n->getNumber("end_ns").value_or(0) - n->getNumber("start_ns").value_or(0);
       };
       llvm::stable_sort(sorted, [&](const Object *a, const Object *b) { return span(a) > span(b); });
+      auto [unit, scale] = timeUnit(t->getNumber("latency_ns").value_or(0));
       if (!sorted.empty())
-        os << "  longest nodes      from ms     to ms  cores  busy ms  node\n";
+        os << llvm::formatv("  longest nodes      from {0,-3}   to {0,-3} cores  busy {0,-3} energy"
+                            "       node\n",
+                            unit);
       for (const Object *n : llvm::ArrayRef(sorted).take_front(6))
-        os << llvm::formatv("                 {0,10:f3} {1,9:f3} {2,6} {3,8:f3}  {4}\n",
-                            n->getNumber("start_ns").value_or(0) / 1e6,
-                            n->getNumber("end_ns").value_or(0) / 1e6,
+        os << llvm::formatv("                 {0,10:f3} {1,9:f3} {2,6} {3,8:f3}  {4,-10} {5}\n",
+                            n->getNumber("start_ns").value_or(0) / scale,
+                            n->getNumber("end_ns").value_or(0) / scale,
                             n->getInteger("cores").value_or(0),
-                            n->getNumber("busy_ns").value_or(0) / 1e6,
+                            n->getNumber("busy_ns").value_or(0) / scale,
+                            formatEnergy(n->getNumber("energy_pj").value_or(0)),
                             n->getString("node").value_or(""));
     }
   }
@@ -260,66 +343,181 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
     os << "validation       " << v->getString("status").value_or("not run") << "\n";
 }
 
-int pimc::compareReports(const Object &before, const Object &after,
-                         llvm::raw_ostream &os) {
-  struct Proxy {
-    const char *section, *key;
-    bool runtime; // a runtime proxy: it must not get worse
-  };
-  static const Proxy proxies[] = {
-      {"compiler", "wall_seconds", false},
-      {"compiler", "peak_rss_bytes", false},
-      {"graph", "compute_instances", false},
-      {"graph", "lanes", true},
-      {"schedule", "cores_used", false},
-      {"schedule", "critical_path_ns", true},
-      {"timing", "latency_ns", true},
-      {"timing", "round_ns", true},
-      {"timing", "counted_sample_ns", true},
-      {"timing", "energy_pj", true},
-      {"timing", "energy_per_sample_pj", true},
-      {"instructions", "mvm", true},
-      {"instructions", "vector", true},
-      {"instructions", "send", true},
-      {"instructions", "send_bytes", true},
-      {"instructions", "recv", true},
-      {"instructions", "recv_bytes", true},
-      {"instructions", "load_bytes", true},
-      {"instructions", "store_bytes", true},
-      {"instructions", "instructions", true},
-      {"instructions", "max_per_core", true},
-      {"instructions", "copies", true},
-      {"instructions", "copy_bytes", true},
-      {"memory", "weights", false},
-      {"memory", "global_memory_bytes", false},
-      {"memory", "max_core_memory_bytes", false},
-  };
+namespace {
+struct Proxy {
+  const char *section, *key;
+  bool runtime; // a runtime proxy: it must not get worse
+};
+} // namespace
+
+static const Proxy kProxies[] = {
+    {"compiler", "wall_seconds", false},
+    {"compiler", "peak_rss_bytes", false},
+    {"graph", "compute_instances", false},
+    {"graph", "lanes", true},
+    {"schedule", "cores_used", false},
+    {"schedule", "critical_path_ns", true},
+    {"timing", "latency_ns", true},
+    {"timing", "round_ns", true},
+    {"timing", "counted_sample_ns", true},
+    {"timing", "energy_pj", true},
+    {"timing", "energy_per_sample_pj", true},
+    {"instructions", "mvm", true},
+    {"instructions", "vector", true},
+    {"instructions", "send", true},
+    {"instructions", "send_bytes", true},
+    {"instructions", "recv", true},
+    {"instructions", "recv_bytes", true},
+    {"instructions", "load_bytes", true},
+    {"instructions", "store_bytes", true},
+    {"instructions", "instructions", true},
+    {"instructions", "max_per_core", true},
+    {"instructions", "copies", true},
+    {"instructions", "copy_bytes", true},
+    {"memory", "weights", false},
+    {"memory", "global_memory_bytes", false},
+    {"memory", "max_core_memory_bytes", false},
+};
+
+static bool has(const Object &o, const Proxy &p) {
+  const Object *inner = o.getObject(p.section);
+  return inner && inner->getNumber(p.key);
+}
+
+/// A proxy's value: whole numbers (counts, bytes) as such.
+static std::string proxyValue(double value) {
+  if (value == std::floor(value) && std::fabs(value) < 1e15)
+    return std::to_string(int64_t(value));
+  return llvm::formatv("{0:f2}", value).str();
+}
+
+static std::string proxyName(const Proxy &p) {
+  return (llvm::Twine(p.section) + "." + p.key).str();
+}
+
+/// What a report was compiled from, for `what` ("model" or "arch"): the
+/// file's hash when the report has one, else its name.
+static std::string identity(const Object &r, llvm::StringRef what) {
+  if (const Object *provenance = r.getObject("provenance"))
+    if (const Object *file = provenance->getObject(what))
+      if (auto sha = file->getString("sha256"))
+        return sha->str();
+  return llvm::sys::path::filename(r.getString(what).value_or("")).str();
+}
+
+static std::string mode(const Object &r) {
+  const Object *timing = r.getObject("timing");
+  return timing ? timing->getString("mode").value_or("latency").str() : "latency";
+}
+
+std::optional<std::string> pimc::incomparable(const Object &before, const Object &after) {
+  if (mode(before) != mode(after))
+    return "one report is of " + mode(before) + " mode, the other of " + mode(after) + " mode";
+  if (identity(before, "model") != identity(after, "model"))
+    return std::string("the reports are of different models");
+  if (identity(before, "arch") != identity(after, "arch"))
+    return std::string("the reports are of different chips");
+  return std::nullopt;
+}
+
+int pimc::compareReports(const Object &before, const Object &after, llvm::raw_ostream &os) {
   int worse = 0;
-  os << llvm::formatv("{0,-34} {1,16} {2,16}\n", "proxy", "before", "after");
-  auto has = [](const Object &o, const Proxy &p) {
-    const Object *inner = o.getObject(p.section);
-    return inner && inner->getNumber(p.key);
-  };
-  for (const Proxy &p : proxies) {
+  os << llvm::formatv("{0,-34} {1,16} {2,16} {3,10} {4,9}\n", "proxy", "before", "after",
+                      "change", "ratio");
+  for (const Proxy &p : kProxies) {
     // A proxy one of the reports lacks (an older pimc, the other mode) is
     // shown but not compared.
     if (!has(before, p) || !has(after, p)) {
       auto shown = [&](const Object &o) {
-        return has(o, p) ? llvm::formatv("{0}", number(o, p.section, p.key)).str()
-                         : std::string("-");
+        return has(o, p) ? proxyValue(number(o, p.section, p.key)) : std::string("-");
       };
-      os << llvm::formatv("{0,-34} {1,16} {2,16}\n",
-                          (llvm::Twine(p.section) + "." + p.key).str(), shown(before),
-                          shown(after));
+      os << llvm::formatv("{0,-34} {1,16} {2,16}\n", proxyName(p), shown(before), shown(after));
       continue;
     }
     double a = number(before, p.section, p.key), b = number(after, p.section, p.key);
     // Fewer lanes is less parallelism; for everything else, less is better.
     bool isWorse = p.runtime && (llvm::StringRef(p.key) == "lanes" ? b < a : b > a);
     worse += isWorse;
-    os << llvm::formatv("{0,-34} {1,16} {2,16}{3}\n",
-                        (llvm::Twine(p.section) + "." + p.key).str(), a, b,
-                        isWorse ? "  WORSE" : "");
+    double percent = a != 0 ? 100 * (b - a) / a : 0;
+    std::string change = a != 0 ? llvm::formatv("{0}{1:f1}%", percent > 0 ? "+" : "", percent).str()
+                         : b == 0 ? std::string("=")
+                                  : std::string("new");
+    if (a != 0 && a == b)
+      change = "=";
+    std::string ratio = a != 0 ? llvm::formatv("x{0:f3}", b / a).str() : std::string("-");
+    os << llvm::formatv("{0,-34} {1,16} {2,16} {3,10} {4,9}{5}\n", proxyName(p), proxyValue(a),
+                        proxyValue(b), change, ratio, isWorse ? "  WORSE" : "");
   }
   return worse;
+}
+
+void pimc::printProxyTable(llvm::ArrayRef<std::pair<std::string, Object>> reports,
+                           llvm::raw_ostream &os) {
+  // The runtime proxies any report has, as columns.
+  std::vector<const Proxy *> columns;
+  for (const Proxy &p : kProxies)
+    if (p.runtime && llvm::any_of(reports, [&](const auto &r) { return has(r.second, p); }))
+      columns.push_back(&p);
+  os << "| report | mode |";
+  for (const Proxy *p : columns)
+    os << " " << p->key << " |";
+  os << "\n|---|---|";
+  for (size_t i = 0; i < columns.size(); ++i)
+    os << "---:|";
+  os << "\n";
+  for (const auto &[name, report] : reports) {
+    os << "| " << name << " | " << mode(report) << " |";
+    for (const Proxy *p : columns) {
+      if (!has(report, *p)) {
+        os << " - |";
+        continue;
+      }
+      double value = number(report, p->section, p->key);
+      llvm::StringRef key(p->key);
+      if (key.ends_with("_ns"))
+        os << " " << formatTime(value) << " |";
+      else if (key.ends_with("_pj"))
+        os << " " << formatEnergy(value) << " |";
+      else
+        os << " " << proxyValue(value) << " |";
+    }
+    os << "\n";
+  }
+}
+
+llvm::Expected<Object> pimc::recordPimsimLog(llvm::StringRef outputDir, llvm::StringRef logPath) {
+  llvm::Expected<Object> report = readReport(outputDir);
+  if (!report)
+    return report.takeError();
+  auto log = llvm::MemoryBuffer::getFile(logPath);
+  if (!log)
+    return llvm::createStringError(log.getError(), "cannot read '" + logPath + "'");
+  // The "Chip Simulation Result" lines of ChipTest's report.
+  auto find = [&](llvm::StringRef pattern) -> std::optional<double> {
+    llvm::SmallVector<llvm::StringRef, 2> match;
+    double value;
+    if (llvm::Regex(pattern).match((*log)->getBuffer(), &match) &&
+        !match[1].getAsDouble(value) && std::isfinite(value))
+      return value;
+    return std::nullopt;
+  };
+  std::optional<double> latencyMs = find("- latency:[ \t]+([0-9.eE+-]+) ms");
+  std::optional<double> throughput = find("- throughput:[ \t]+([0-9.eE+-]+) samples/s");
+  std::optional<double> energy = find("- average energy:[ \t]+([0-9.eE+-]+) pJ");
+  if (!latencyMs && !throughput)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'" + logPath +
+                                       "' has no '- latency: ... ms' or '- throughput: ... "
+                                       "samples/s' line of pimsim-nn's report");
+  Object pimsim{{"log", logPath}};
+  if (latencyMs)
+    pimsim["latency_ns"] = *latencyMs * 1e6;
+  if (throughput)
+    pimsim["throughput_samples_per_s"] = *throughput;
+  if (energy)
+    pimsim["energy_pj"] = *energy;
+  (*report)["pimsim"] = std::move(pimsim);
+  if (llvm::Error e = writeJsonFile(outputDir, kReportFile, Object(*report)))
+    return std::move(e);
+  return report;
 }

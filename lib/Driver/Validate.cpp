@@ -92,6 +92,7 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
     compile.plan = options.plan;
     compile.copyBudget = options.copyBudget;
     compile.jobs = options.jobs;
+    compile.commandLine = options.commandLine;
     llvm::Expected<llvm::json::Object> report = compileModel(compile, &*model);
     if (!report)
       return report.takeError();

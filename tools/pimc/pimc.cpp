@@ -3,12 +3,13 @@
 //   pimc compile [MODEL.onnx] [--arch ARCH.json] -o OUT/    artifacts + report
 //   pimc simulate OUT/ --inputs DIR [--outputs DIR]         functional simulation
 //   pimc validate CASE/ [--arch ARCH.json] [-o OUT/]        compile + simulate + compare
-//   pimc report OUT/                                        the report as text
-//   pimc compare BEFORE.json AFTER.json                     the stop rule
+//   pimc report OUT/ [--html] [--csv] [--trace]             the report as text, a page, tables
+//   pimc compare BEFORE.json AFTER.json [MORE.json ...]     the stop rule, or a table
 //
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Driver/Driver.h"
+#include "pimc/Driver/Views.h"
 #include "pimc/Simulator/Simulator.h"
 #include "pimc/Simulator/Timing.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
@@ -35,7 +36,8 @@ static cl::SubCommand validateCommand(
     "validate", "Compile, simulate and compare a test case (ONNX backend-test layout)");
 static cl::SubCommand reportCommand("report", "Print the report of a compiled program");
 static cl::SubCommand compareCommand(
-    "compare", "Compare the runtime proxies of two reports (fails if any got worse)");
+    "compare", "Compare the runtime proxies of two reports (fails if any got worse), or "
+               "tabulate those of several");
 
 static cl::opt<std::string> modelPath(cl::Positional, cl::desc("[MODEL.onnx]"),
                                       cl::init(PIMC_DEFAULT_MODEL),
@@ -75,6 +77,30 @@ static cl::opt<unsigned> jobs(
     cl::init(0), cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<bool> quiet("q", cl::desc("no progress lines"), cl::sub(compileCommand),
                            cl::sub(validateCommand), cl::cat(pimcOptions));
+static cl::opt<bool> trace("trace",
+                           cl::desc("write OUT/trace.json, the timing replay as a Chrome "
+                                    "trace-event file (Perfetto UI, chrome://tracing)"),
+                           cl::sub(compileCommand), cl::sub(simulateCommand),
+                           cl::sub(reportCommand), cl::cat(pimcOptions));
+static cl::opt<bool> csv("csv", cl::desc("write OUT/layers.csv, cores.csv and stages.csv"),
+                         cl::sub(compileCommand), cl::sub(reportCommand), cl::cat(pimcOptions));
+static cl::opt<std::string> html("html",
+                                 cl::desc("write the report as one self-contained HTML page "
+                                          "(default OUT/report.html)"),
+                                 cl::ValueOptional, cl::value_desc("FILE"),
+                                 cl::sub(reportCommand), cl::cat(pimcOptions));
+static cl::opt<std::string> pimsimLog(
+    "pimsim-log",
+    cl::desc("pimsim-nn's output for this directory (ChipTest OUT OUT/arch.json): its "
+             "figures go into report.json, as the ones to cite"),
+    cl::value_desc("LOG"), cl::sub(reportCommand), cl::cat(pimcOptions));
+static cl::opt<bool> force("force",
+                           cl::desc("compare reports of different modes, models or chips"),
+                           cl::sub(compareCommand), cl::cat(pimcOptions));
+static cl::opt<bool> table("table",
+                           cl::desc("print one Markdown table of the reports' runtime proxies "
+                                    "(the default for more than two reports)"),
+                           cl::sub(compareCommand), cl::cat(pimcOptions));
 
 static cl::opt<std::string> programDir(cl::Positional, cl::desc("OUT/"), cl::Required,
                                        cl::sub(simulateCommand), cl::sub(reportCommand), cl::cat(pimcOptions));
@@ -93,7 +119,8 @@ static cl::opt<double> relativeTolerance("rtol", cl::desc("relative tolerance"),
 static cl::opt<double> absoluteTolerance("atol", cl::desc("absolute tolerance"), cl::init(1e-4),
                             cl::sub(validateCommand), cl::cat(pimcOptions));
 
-static cl::list<std::string> reports(cl::Positional, cl::desc("BEFORE.json AFTER.json"),
+static cl::list<std::string> reports(cl::Positional,
+                                     cl::desc("BEFORE.json AFTER.json, or REPORT ... with --table"),
                                      cl::OneOrMore, cl::sub(compareCommand), cl::cat(pimcOptions));
 
 static int error(const llvm::Twine &message) {
@@ -126,10 +153,27 @@ static std::optional<std::string> checkCompileOptions() {
   return std::nullopt;
 }
 
+/// The command line as typed, for the report.
+static std::string commandLine;
+
+/// Writes the trace of the program in `directory` as `directory`/trace.json.
+static int writeTraceOf(llvm::StringRef directory) {
+  llvm::Expected<ProgramTimeline> timeline = replayTimeline(directory);
+  if (!timeline)
+    return error(llvm::toString(timeline.takeError()));
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, "trace.json");
+  if (llvm::Error e = writeTrace(*timeline, path))
+    return error(llvm::toString(std::move(e)));
+  llvm::outs() << "wrote " << path << "\n";
+  return 0;
+}
+
 static int runCompile() {
   if (std::optional<std::string> message = checkCompileOptions())
     return error(*message);
   CompileOptions options;
+  options.commandLine = commandLine;
   options.throughput = mode == "throughput";
   options.plan = *planOption();
   options.copyBudget = copyBudget;
@@ -148,11 +192,14 @@ static int runCompile() {
   llvm::Expected<llvm::json::Object> report = compileModel(options);
   if (!report)
     return error(llvm::toString(report.takeError()));
-  if (options.emitMlirAfter.empty()) {
-    printReport(*report, llvm::outs());
-    llvm::outs() << "wrote " << options.outputDir << "\n";
-  }
-  return 0;
+  if (!options.emitMlirAfter.empty())
+    return 0;
+  printReport(*report, llvm::outs());
+  llvm::outs() << "wrote " << options.outputDir << "\n";
+  if (csv)
+    if (llvm::Error e = writeCsvTables(*report, options.outputDir))
+      return error(llvm::toString(std::move(e)));
+  return trace ? writeTraceOf(options.outputDir) : 0;
 }
 
 static int runSimulate() {
@@ -191,9 +238,9 @@ static int runSimulate() {
   llvm::Expected<sim::Timing> timing = sim::replayTiming(programDir, *arch);
   if (!timing)
     return error(llvm::toString(timing.takeError()));
-  llvm::outs() << llvm::formatv("latency {0:f3} ms on the chip (timing replay)\n",
-                                timing->latencyNs / 1e6);
-  return 0;
+  llvm::outs() << llvm::formatv("latency {0} on the chip (timing replay)\n",
+                                formatTime(timing->latencyNs));
+  return trace ? writeTraceOf(programDir) : 0;
 }
 
 static int runValidate() {
@@ -205,6 +252,7 @@ static int runValidate() {
   options.copyBudget = copyBudget;
   options.jobs = jobs;
   options.casePath = casePath;
+  options.commandLine = commandLine;
   options.archPath = archPath;
   options.outputDir = outputDir;
   options.rtol = relativeTolerance;
@@ -217,23 +265,48 @@ static int runValidate() {
 }
 
 static int runReport() {
-  llvm::Expected<llvm::json::Object> report = readReport(programDir);
+  llvm::Expected<llvm::json::Object> report =
+      pimsimLog.empty() ? readReport(programDir) : recordPimsimLog(programDir, pimsimLog);
   if (!report)
     return error(llvm::toString(report.takeError()));
   printReport(*report, llvm::outs());
-  return 0;
+  if (csv) {
+    if (llvm::Error e = writeCsvTables(*report, programDir))
+      return error(llvm::toString(std::move(e)));
+    llvm::outs() << "wrote " << programDir << "/layers.csv, cores.csv, stages.csv\n";
+  }
+  if (html.getNumOccurrences()) {
+    llvm::SmallString<256> path(html);
+    if (path.empty())
+      llvm::sys::path::append(path, programDir, "report.html");
+    llvm::Expected<ProgramTimeline> timeline = replayTimeline(programDir);
+    if (!timeline)
+      return error(llvm::toString(timeline.takeError()));
+    if (llvm::Error e = writeHtmlReport(*report, *timeline, path))
+      return error(llvm::toString(std::move(e)));
+    llvm::outs() << "wrote " << path << "\n";
+  }
+  return trace ? writeTraceOf(programDir) : 0;
 }
 
 static int runCompare() {
-  if (reports.size() != 2)
-    return error("compare takes two reports");
-  llvm::Expected<llvm::json::Object> before = readReport(reports[0]);
-  if (!before)
-    return error(llvm::toString(before.takeError()));
-  llvm::Expected<llvm::json::Object> after = readReport(reports[1]);
-  if (!after)
-    return error(llvm::toString(after.takeError()));
-  int worse = compareReports(*before, *after, llvm::outs());
+  std::vector<std::pair<std::string, llvm::json::Object>> read;
+  for (const std::string &path : reports) {
+    llvm::Expected<llvm::json::Object> report = readReport(path);
+    if (!report)
+      return error(llvm::toString(report.takeError()));
+    read.push_back({path, std::move(*report)});
+  }
+  if (table || read.size() > 2) {
+    printProxyTable(read, llvm::outs());
+    return 0;
+  }
+  if (read.size() != 2)
+    return error("compare takes two reports (or several with --table)");
+  const llvm::json::Object &before = read[0].second, &after = read[1].second;
+  if (std::optional<std::string> reason = incomparable(before, after); reason && !force)
+    return error(*reason + ": they do not compare (--force compares them anyway)");
+  int worse = compareReports(before, after, llvm::outs());
   if (worse)
     llvm::outs() << worse << " runtime proxies got worse: the change is rejected\n";
   return worse ? 1 : 0;
@@ -244,6 +317,8 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions(pimcOptions);
+  for (int i = 0; i < argc; ++i)
+    commandLine += (i ? " " : "") + std::string(argv[i]);
   cl::ParseCommandLineOptions(argc, argv,
                               "pimc: ONNX to ReRAM processing-in-memory (pimsim-nn)\n");
   if (compileCommand)

@@ -15,6 +15,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 
 namespace pimc {
@@ -26,6 +27,8 @@ struct CompileOptions {
   std::string modelPath;
   std::string archPath;    // empty: the built-in chip-144
   std::string outputDir;
+  /// The command line that asked for the compile, for the report.
+  std::string commandLine;
   bool emitJson = false;   // core_<id>.json beside core_<id>.pim
   std::string emitMlirAfter; // print the IR after this stage and stop
   bool progress = true;    // stage lines on stderr
@@ -89,10 +92,31 @@ llvm::Expected<llvm::json::Object> compileModel(const CompileOptions &options,
 void printReport(const llvm::json::Object &report, llvm::raw_ostream &os);
 llvm::Expected<llvm::json::Object> readReport(llvm::StringRef outputDir);
 
-/// The stop rule: prints every runtime proxy of two reports side by side and
-/// returns how many proxies got worse.
+/// The version of report.json's layout (docs/report.schema.json).
+constexpr int64_t kReportSchemaVersion = 1;
+
+/// A time (ns) or an energy (pJ) with the unit that keeps it in [1, 1000).
+std::string formatTime(double ns);
+std::string formatEnergy(double pj);
+
+/// Reads pimsim-nn's own output (ChipTest's report) into report.json's
+/// "pimsim" section, and returns the report.
+llvm::Expected<llvm::json::Object> recordPimsimLog(llvm::StringRef outputDir,
+                                                   llvm::StringRef logPath);
+
+/// Why two reports do not compare (other modes, models or chips), if so.
+std::optional<std::string> incomparable(const llvm::json::Object &before,
+                                        const llvm::json::Object &after);
+
+/// The stop rule: prints every runtime proxy of two reports side by side
+/// with its change, and returns how many proxies got worse.
 int compareReports(const llvm::json::Object &before, const llvm::json::Object &after,
                    llvm::raw_ostream &os);
+
+/// One Markdown table of the runtime proxies of several (name, report)
+/// pairs, a row each.
+void printProxyTable(llvm::ArrayRef<std::pair<std::string, llvm::json::Object>> reports,
+                     llvm::raw_ostream &os);
 
 /// Reads input_K.pb files of a directory, one per name in `names` order.
 llvm::Expected<std::vector<frontend::TensorData>>
@@ -108,6 +132,7 @@ struct ValidateOptions {
   CompileOptions::Plan plan = CompileOptions::Plan::Best;
   double copyBudget = 0.9;  // as CompileOptions::copyBudget
   unsigned jobs = 0;        // as CompileOptions::jobs
+  std::string commandLine;  // as CompileOptions::commandLine
 };
 
 /// Compiles the case's model, runs it on the functional simulator and on the

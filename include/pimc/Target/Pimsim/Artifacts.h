@@ -9,6 +9,7 @@
 //                  (groups holding the same block share it)
 //   gmem.bin       f32 initial global memory, one value per element slot
 //   arch.json      the architecture file, with its network file beside it
+//   nodes.json     the model node of each core's instructions, by pc
 //   report.json    what the compiler did and the runtime proxies
 //
 // Memories hold one value per element slot; an element of `elementBytes`
@@ -83,6 +84,7 @@ constexpr const char *kWeightsFile = "weights.bin";
 constexpr const char *kGlobalImageFile = "gmem.bin";
 constexpr const char *kInstructionConfigFile = "config.json";
 constexpr const char *kArchFile = "arch.json";
+constexpr const char *kNodesFile = "nodes.json";
 constexpr const char *kReportFile = "report.json";
 
 } // namespace pimc
