@@ -392,11 +392,19 @@ private:
     double maxLink = 0;
     for (auto &[link, bytes] : links)
       maxLink = std::max(maxLink, bytes);
-    double maxBusy = *std::max_element(busy.begin(), busy.end());
+    // Busy time is shaded from the least busy core with a program to the
+    // busiest, so that the differences show.
+    double maxBusy = *std::max_element(busy.begin(), busy.end()), minBusy = maxBusy;
+    for (double ns : busy)
+      if (ns > 0)
+        minBusy = std::min(minBusy, ns);
     double perCore = double(timeline.arch.matrix.xbarArrayCount);
     os << "<h2>The chip</h2>\n<p>Cores on their " << rows << "x" << cols
        << " mesh (core id row by row). Left: each core's busy time (compute and its own part "
-          "of transfers), darker is busier; right: its crossbars in use. Lines between "
+          "of transfers), from "
+       << formatTime(minBusy) << " (lightest) to " << formatTime(maxBusy)
+       << " (darkest); right: its crossbars in use, of "
+       << timeline.arch.matrix.xbarArrayCount << ". Lines between "
           "neighbours carry the NoC's bytes (routed along the row, then the column), darker "
           "and thicker for more.</p>\n<div style=\"display:flex;gap:24px;flex-wrap:wrap\">";
     auto map = [&](llvm::StringRef id, auto share, int hue, auto label) {
@@ -422,7 +430,14 @@ private:
       }
       os << "</svg>";
     };
-    map("mesh-busy", [&](int64_t c) { return maxBusy > 0 ? busy[c] / maxBusy : 0; }, 215,
+    map("mesh-busy",
+        [&](int64_t c) {
+          if (busy[c] <= 0)
+            return 0.0;
+          return maxBusy > minBusy ? 0.15 + 0.85 * (busy[c] - minBusy) / (maxBusy - minBusy)
+                                   : 1.0;
+        },
+        215,
         [&](int64_t c) {
           return "busy " + formatTime(busy[c]) + ", " +
                  std::to_string(int64_t(globalBytes[c])) + " bytes to and from global memory";
