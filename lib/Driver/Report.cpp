@@ -395,14 +395,22 @@ static std::string proxyName(const Proxy &p) {
   return (llvm::Twine(p.section) + "." + p.key).str();
 }
 
-/// What a report was compiled from, for `what` ("model" or "arch"): the
-/// file's hash when the report has one, else its name.
-static std::string identity(const Object &r, llvm::StringRef what) {
-  if (const Object *provenance = r.getObject("provenance"))
-    if (const Object *file = provenance->getObject(what))
-      if (auto sha = file->getString("sha256"))
-        return sha->str();
-  return llvm::sys::path::filename(r.getString(what).value_or("")).str();
+/// The SHA-256 of the file a report was compiled from, for `what` ("model"
+/// or "arch"), if it has one.
+static std::optional<llvm::StringRef> fileHash(const Object &r, llvm::StringRef what) {
+  const Object *provenance = r.getObject("provenance");
+  const Object *file = provenance ? provenance->getObject(what) : nullptr;
+  return file ? file->getString("sha256") : std::nullopt;
+}
+
+/// Whether two reports were compiled from the same `what`: by hash where
+/// both have one (an older pimc wrote none), else by file name.
+static bool sameFile(const Object &a, const Object &b, llvm::StringRef what) {
+  std::optional<llvm::StringRef> hashA = fileHash(a, what), hashB = fileHash(b, what);
+  if (hashA && hashB)
+    return *hashA == *hashB;
+  return llvm::sys::path::filename(a.getString(what).value_or("")) ==
+         llvm::sys::path::filename(b.getString(what).value_or(""));
 }
 
 static std::string mode(const Object &r) {
@@ -413,9 +421,9 @@ static std::string mode(const Object &r) {
 std::optional<std::string> pimc::incomparable(const Object &before, const Object &after) {
   if (mode(before) != mode(after))
     return "one report is of " + mode(before) + " mode, the other of " + mode(after) + " mode";
-  if (identity(before, "model") != identity(after, "model"))
+  if (!sameFile(before, after, "model"))
     return std::string("the reports are of different models");
-  if (identity(before, "arch") != identity(after, "arch"))
+  if (!sameFile(before, after, "arch"))
     return std::string("the reports are of different chips");
   return std::nullopt;
 }
