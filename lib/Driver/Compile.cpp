@@ -133,6 +133,15 @@ Object pathStats(llvm::ArrayRef<sim::PathStep> path, llvm::ArrayRef<std::string>
                 {"nodes", std::move(nodes)}};
 }
 
+/// What no run of the programs can beat, and its parts.
+Object boundStats(const sim::LatencyBound &bound) {
+  return Object{{"latency_ns", bound.latencyNs()},  {"round_ns", bound.roundNs()},
+                {"chain_ns", bound.chainNs},        {"core_work_ns", bound.coreWorkNs},
+                {"work_core", bound.workCore},      {"injection_ns", bound.injectionNs},
+                {"injection_core", bound.injectionCore},
+                {"global_memory_ns", bound.globalMemoryNs}};
+}
+
 /// Where the time of one inference goes, core by core and in all.
 Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNames) {
   Array nodes;
@@ -189,6 +198,7 @@ Object timingStats(const sim::Timing &timing, llvm::ArrayRef<std::string> nodeNa
                                   {"noc_pj", e.nocPj},
                                   {"static_mw", e.staticMw}}},
                 {"critical_path", pathStats(timing.criticalPath, nodeNames)},
+                {"bound", boundStats(timing.bound)},
                 {"compute_ns", total.computeNs},
                 {"transfer_ns", total.transferNs},
                 {"rendezvous_ns", total.rendezvousNs()},

@@ -179,6 +179,10 @@ private:
                                 chip->getInteger("xbar_cols").value_or(0)));
     row("mode", timeline.looping ? "throughput (the programs loop)" : "latency (one inference)");
     row("latency (pimc's replay)", formatTime(timing.latencyNs));
+    double bound = timing.bound.latencyNs();
+    row("latency bound",
+        llvm::formatv("{0}: no run of these programs is faster; the latency is {1:f2}x it",
+                      formatTime(bound), bound > 0 ? timing.latencyNs / bound : 0));
     if (const Object *pimsim = report.getObject("pimsim")) {
       if (auto latency = pimsim->getNumber("latency_ns"))
         row("latency (pimsim-nn: cite this)", formatTime(*latency));

@@ -102,6 +102,31 @@ static void printPimsim(const Object &r, llvm::raw_ostream &os) {
      << ": the ones to cite)\n";
 }
 
+/// The latency bound (docs/bound.md) and how far the program is from it.
+static void printBound(const Object &t, llvm::raw_ostream &os) {
+  const Object *b = t.getObject("bound");
+  if (!b)
+    return;
+  double bound = number(t, "bound", "latency_ns"), latency = t.getNumber("latency_ns").value_or(0);
+  os << llvm::formatv("bound            {0}: no run of these programs is faster; the latency is "
+                      "{1:f2}x it\n",
+                      formatTime(bound), bound > 0 ? latency / bound : 0);
+  os << llvm::formatv("  (as ordered without contention {0}; the busiest core's least work {1} "
+                      "on core {2}; the busiest NoC switch {3} on core {4}; the global memory "
+                      "{5})\n",
+                      formatTime(number(t, "bound", "chain_ns")),
+                      formatTime(number(t, "bound", "core_work_ns")),
+                      b->getInteger("work_core").value_or(-1),
+                      formatTime(number(t, "bound", "injection_ns")),
+                      b->getInteger("injection_core").value_or(-1),
+                      formatTime(number(t, "bound", "global_memory_ns")));
+  if (auto round = t.getNumber("round_ns")) {
+    double roundBound = number(t, "bound", "round_ns");
+    os << llvm::formatv("  a looping round's bound {0}: the round is {1:f2}x it\n",
+                        formatTime(roundBound), roundBound > 0 ? *round / roundBound : 0);
+  }
+}
+
 void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
   const Object *provenance = r.getObject("provenance");
   auto hash = [&](llvm::StringRef what) -> std::string {
@@ -186,6 +211,7 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                         formatTime(t->getNumber("latency_ns").value_or(0)),
                         t->getInteger("slowest_core").value_or(0));
     printPimsim(r, os);
+    printBound(*t, os);
     if (auto round = t->getNumber("round_ns")) {
       os << llvm::formatv("throughput       {0:f1} samples/s (a round every {1} when the "
                           "programs loop; pimsim-nn's sim_time {2} ms should count {3}, "

@@ -191,6 +191,7 @@ public:
     timing.messages = std::move(messages);
     timing.criticalPath = criticalPath();
     timing.energy = energy;
+    timing.bound = bound();
     timing.energy.staticMw =
         double(cores.size()) * (arch.coreStaticPower + arch.localMemory.staticPower) +
         arch.globalMemory.staticPower;
@@ -268,6 +269,87 @@ private:
     }
     std::reverse(path.begin(), path.end());
     return path;
+  }
+
+  /// The bounds of docs/bound.md: sums over each core's instructions of
+  /// what they take at the least, and the programs replayed without
+  /// contention (a replay of its own).
+  LatencyBound bound() const {
+    LatencyBound b;
+    for (size_t id = 0; id < cores.size(); ++id) {
+      double work = 0, injection = 0;
+      for (const Op &op : cores[id].program->ops) {
+        work += leastNs(cores[id], id, op);
+        injection += injectedNs(id, op);
+        if (op.code == Opcode::Ld)
+          b.globalMemoryNs += cost.globalReadNs(op.a);
+        if (op.code == Opcode::St)
+          b.globalMemoryNs += cost.globalWriteNs(op.a);
+      }
+      if (work > b.coreWorkNs) {
+        b.coreWorkNs = work;
+        b.workCore = id;
+      }
+      if (injection > b.injectionNs) {
+        b.injectionNs = injection;
+        b.injectionCore = id;
+      }
+    }
+    if (contention) {
+      Replay free(program, arch, nullptr, 0, 1, 0);
+      free.contention = false;
+      if (llvm::Expected<Timing> relaxed = free.run())
+        b.chainNs = relaxed->latencyNs;
+      else
+        llvm::consumeError(relaxed.takeError());
+    }
+    return b;
+  }
+
+  /// The least time instruction `op` of core `id` takes in any run: its own
+  /// work, its messages' flight and the memories' access times, with no wait
+  /// for a peer, a switch or the global memory.
+  double leastNs(const Core &c, size_t id, const Op &op) const {
+    if (double ns = localNs(c, op); ns >= 0)
+      return ns;
+    switch (op.code) {
+    case Opcode::Ld:
+      return cost.loadNs(id, op.a) + transferIssueNs();
+    case Opcode::St:
+      return cost.storeNs(id, op.a) + transferIssueNs();
+    case Opcode::Send:
+      // Its ready message out, the answer back, its read of the data.
+      return cost.transferSenderNs(id, op.b, op.a) + transferIssueNs();
+    case Opcode::Recv:
+      // Its answer to the sender's ready message (which may have come
+      // before it), the sender's read, the data's flight and its write.
+      return noc(id, op.b, 1) + cost.localReadNs(op.a) + noc(op.b, id, op.a) +
+             cost.localWriteNs(op.a) + transferIssueNs();
+    case Opcode::Sync:
+    case Opcode::Wait:
+      return arch.corePeriod;
+    default:
+      return 0;
+    }
+  }
+
+  /// What instruction `op` of core `id` keeps that core's NoC switch busy
+  /// for: the messages it sends through it.
+  double injectedNs(size_t id, const Op &op) const {
+    switch (op.code) {
+    case Opcode::Ld:
+      return noc(id, gm, 1);
+    case Opcode::St:
+      return noc(id, gm, op.a);
+    case Opcode::Sync:
+      return noc(id, op.b, 1);
+    case Opcode::Send:
+      return noc(id, op.b, 1) + noc(id, op.b, op.a);
+    case Opcode::Recv:
+      return noc(id, op.b, 1); // the answer to the sender's ready message
+    default:
+      return 0;
+    }
   }
 
   void schedule(size_t id) { queue.push({cores[id].t, id}); }
@@ -502,7 +584,7 @@ private:
   /// when it has arrived.
   double message(Core &c, int64_t from, int64_t to, int64_t bytes, double at) {
     addEnergy(c, EnergyPart::Noc, cost.nocEnergyPj(from, to, bytes));
-    double depart = std::max(at, c.switchFree);
+    double depart = contention ? std::max(at, c.switchFree) : at;
     c.timing.memoryWaitNs += depart - at;
     c.switchFree = depart + noc(from, to, bytes);
     if (tracing(c))
@@ -513,7 +595,7 @@ private:
   void load(Core &c, int64_t id, int64_t bytes) {
     double issued = c.t;
     double arrive = message(c, id, gm, 1, c.t);
-    double start = std::max(arrive, globalFree);
+    double start = contention ? std::max(arrive, globalFree) : arrive;
     c.timing.memoryWaitNs += start - arrive;
     globalFree = start + cost.globalReadNs(bytes);
     addEnergy(c, EnergyPart::Memory, cost.globalAccessPj(bytes, 0) + cost.localAccessPj(0, bytes));
@@ -524,7 +606,7 @@ private:
   void store(Core &c, int64_t id, int64_t bytes) {
     double issued = c.t;
     double arrive = message(c, id, gm, bytes, c.t + cost.localReadNs(bytes));
-    double start = std::max(arrive, globalFree);
+    double start = contention ? std::max(arrive, globalFree) : arrive;
     c.timing.memoryWaitNs += start - arrive;
     globalFree = start + cost.globalWriteNs(bytes);
     addEnergy(c, EnergyPart::Memory, cost.localAccessPj(bytes, 0) + cost.globalAccessPj(0, bytes));
@@ -649,6 +731,9 @@ private:
   std::vector<std::set<std::pair<size_t, int64_t>>> nodeGroups; // (core, array group)
   int64_t rounds;
   int64_t traceRounds;
+  /// Whether switches and the global memory serve one request at a time
+  /// (off for the bound's replay).
+  bool contention = true;
   std::vector<std::vector<Slice>> slices;
   std::vector<Flow> flows;
   std::vector<Message> messages;

@@ -3,8 +3,10 @@
 
     check_report.py REPORT.json|DIR ...
 
-A directory stands for every report.json below it. Prints one line per
-report that does not conform and exits 1 if any; prints how many it checked.
+A directory stands for every report.json below it. A report conforms when it
+follows the schema and its program is no faster than its latency bound (nor
+its looping round than the round's). Prints what does not conform and exits 1
+if anything does; prints how many it checked.
 """
 import json
 import os
@@ -25,6 +27,18 @@ def reports(paths):
             yield path
 
 
+def beaten_bounds(timing):
+    """A program faster than its bound: a bug in the bound (docs/bound.md)."""
+    bound, messages = timing["bound"], []
+    if timing["latency_ns"] < bound["latency_ns"] * (1 - 1e-9):
+        messages.append(f"timing/latency_ns {timing['latency_ns']} beats its bound "
+                        f"{bound['latency_ns']}")
+    if "round_ns" in timing and timing["round_ns"] < bound["round_ns"] * (1 - 1e-9):
+        messages.append(f"timing/round_ns {timing['round_ns']} beats its bound "
+                        f"{bound['round_ns']}")
+    return messages
+
+
 def main():
     with open(SCHEMA) as f:
         schema = json.load(f)
@@ -38,7 +52,10 @@ def main():
         for error in errors[:5]:
             where = "/".join(str(p) for p in error.absolute_path) or "(top)"
             print(f"{path}: {where}: {error.message}")
-        bad += bool(errors)
+        beaten = [] if errors else beaten_bounds(report["timing"])
+        for message in beaten:
+            print(f"{path}: {message}")
+        bad += bool(errors or beaten)
     print(f"{checked} reports checked, {bad} do not conform")
     sys.exit(1 if bad or not checked else 0)
 

@@ -1033,3 +1033,55 @@ TEST_F(TimingTest, EnergyIsToldPerNode) {
   EXPECT_NEAR(mvmNode.dynamicPj() + addNode.dynamicPj(), timing->energy.dynamicPj(),
               1e-9 * timing->energy.dynamicPj());
 }
+
+// The latency bound on chip-144, worked out by hand from the architecture
+// file (docs/bound.md): a vvadd of 64 one-byte elements takes 2 reads of
+// 20 ns, 2 vector steps of 4 ns, a write of 30 ns and 2 ns to issue, 80 ns;
+// setbw and seven sldi take 8 ns.
+TEST_F(TimingTest, BoundsWorkedOutByHand) {
+  // One core that only computes: every bound is its own time, 8 + 10 * 80.
+  sim::Timing alone = replay({with(start(), adds(10))});
+  EXPECT_EQ(alone.bound.coreWorkNs, 808);
+  EXPECT_EQ(alone.bound.workCore, 0);
+  EXPECT_EQ(alone.bound.chainNs, 808);
+  EXPECT_EQ(alone.bound.injectionNs, 0);
+  EXPECT_EQ(alone.bound.globalMemoryNs, 0);
+  EXPECT_EQ(alone.bound.latencyNs(), alone.latencyNs);
+
+  // Core 1 computes 800 ns, then receives 256 bytes from core 0, which is
+  // there first. The recv takes at least the answer to core 0's ready
+  // message (one flit to a neighbour, 4 ns), core 0's read of 4 beats of
+  // 64 bytes (80 ns), 8 flits of 32 bytes (32 ns), the write (120 ns) and
+  // 4 ns to issue: 240 ns. Core 0's send takes its ready message and the
+  // answer (8 ns), its read (80 ns) and 4 ns: 92 ns, 100 with its start.
+  Instruction send = Instruction::send(4, 1, 256), recv = Instruction::recv(5, 0, 256);
+  sim::Timing late = replay({with(start(), {send}), with(with(start(), adds(10)), {recv})});
+  EXPECT_EQ(late.bound.coreWorkNs, 8 + 800 + 240);
+  EXPECT_EQ(late.bound.workCore, 1);
+  // Core 0's switch sends the ready message and the data, 4 + 32 ns.
+  EXPECT_EQ(late.bound.injectionNs, 36);
+  EXPECT_EQ(late.bound.injectionCore, 0);
+  EXPECT_EQ(late.bound.latencyNs(), late.latencyNs);
+
+  // Now core 1 receives first and computes after: it waits for core 0's
+  // 800 ns. Its own least work is 8 + 240 + 1600 ns; only the programs'
+  // order (the chain) bounds the latency as it is.
+  sim::Timing waits = replay({with(with(start(), adds(10)), {send}),
+                              with(with(start(), {recv}), adds(20))});
+  EXPECT_EQ(waits.bound.coreWorkNs, 8 + 240 + 1600);
+  EXPECT_EQ(waits.bound.roundNs(), 8 + 240 + 1600);
+  EXPECT_GT(waits.latencyNs, waits.bound.roundNs() + 700);
+  EXPECT_EQ(waits.bound.chainNs, waits.latencyNs); // one message: nothing contends
+
+  // Two cores each load 1024 bytes: 15 ns for the request to the global
+  // memory, 32 beats of 40 ns to read, 16 of 30 ns to write locally, 4 ns
+  // to issue; 1787 ns with the start. The global memory reads one request
+  // at a time, 2 * 1280 ns: that bounds the latency, which the queue makes
+  // longer still.
+  sim::Timing loads = replay({with(start(), {ld(5, 6, 1024)}), with(start(), {ld(5, 6, 1024)})});
+  EXPECT_EQ(loads.bound.coreWorkNs, 1787);
+  EXPECT_EQ(loads.bound.chainNs, 1787);
+  EXPECT_EQ(loads.bound.globalMemoryNs, 2560);
+  EXPECT_EQ(loads.bound.latencyNs(), 2560);
+  EXPECT_GT(loads.latencyNs, 2560);
+}

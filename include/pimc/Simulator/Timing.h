@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -125,6 +126,29 @@ struct Energy {
   double dynamicPj() const { return crossbarPj + vectorPj + memoryPj + nocPj; }
 };
 
+/// Times no run of the same programs can beat under the timing model, and
+/// why (docs/bound.md derives each).
+struct LatencyBound {
+  /// The least time of the busiest core's own instructions: each takes at
+  /// least its own work, with no wait for a peer, the NoC or the memory.
+  double coreWorkNs = 0;
+  int64_t workCore = -1;
+  /// The busiest NoC switch: a core's switch sends one message at a time.
+  double injectionNs = 0;
+  int64_t injectionCore = -1;
+  /// The global memory serves one request at a time.
+  double globalMemoryNs = 0;
+  /// The programs as ordered, with no contention for a switch or the
+  /// global memory: each instruction waits only for the one before it on
+  /// its core and, for a transfer, for its peer.
+  double chainNs = 0;
+  /// What bounds a round of looping programs: each core runs its program
+  /// once a round, whatever the order of its instructions.
+  double roundNs() const { return std::max({coreWorkNs, injectionNs, globalMemoryNs}); }
+  /// What bounds one inference.
+  double latencyNs() const { return std::max(roundNs(), chainNs); }
+};
+
 struct Timing {
   double latencyNs = 0; // when the last core finishes its first round: one inference
   /// The chain of work and transfers that ends when the last core does, in
@@ -143,6 +167,7 @@ struct Timing {
   std::vector<CoreTiming> cores;
   std::vector<NodeTiming> nodes; // by node index, when marks are given
   Energy energy;
+  LatencyBound bound;
   /// With ReplayOptions::traceRounds: every core's timeline, its transfers
   /// and the NoC's messages in those first rounds.
   std::vector<std::vector<Slice>> slices; // by core
