@@ -15,7 +15,7 @@ $sudo apt-get install -y -qq --no-install-recommends \
   libgtest-dev libgmock-dev zlib1g-dev libzstd-dev libedit-dev libxml2-dev \
   libcurl4-openssl-dev libffi-dev libncurses-dev \
   python3 python3-numpy python3-onnx python3-torch python3-torchvision \
-  git dpkg-dev \
+  git dpkg-dev snakemake python3-yaml python3-matplotlib \
   >/dev/null
 
 scripts/build.sh
