@@ -39,9 +39,11 @@ set(CPACK_COMPONENTS_ALL runtime dev)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME pimc)
-# The shared libraries pimc links (MLIR, LLVM, protobuf, onnx), as Debian
-# packages them.
+# The shared libraries pimc links (MLIR, protobuf, onnx), as Debian packages
+# them; LLVM's is found through LLVM's directory, which llvm-19-dev's
+# symlink makes, so its runtime package is named.
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS libllvm19)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME pimc-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
     "pimc (= ${PROJECT_VERSION}), libmlir-19-dev, mlir-19-tools, llvm-19-dev, llvm-19-tools, libonnx-dev, libprotobuf-dev")

@@ -12,11 +12,17 @@ root=$work/root
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
 touch "$root/var/lib/dpkg/status" "$root/var/lib/dpkg/available"
 for deb in "$work"/packages/pimc_*.deb "$work"/packages/pimc-dev_*.deb; do
-  echo "$(basename "$deb"): Depends: $(dpkg-deb -f "$deb" Depends)"
+  depends=$(dpkg-deb -f "$deb" Depends)
+  echo "$(basename "$deb"): Depends: $depends"
+  # Every dependency is a Debian package (installed here by setup.sh).
+  for package in $(echo "$depends" | tr ',' '\n' | sed -E 's/\(.*\)//; s/ //g'); do
+    [ "$package" = pimc ] || dpkg-query -W "$package" > /dev/null
+  done
   # The staging root has no packages: its dependencies are this machine's.
   dpkg --root="$root" --force-depends --force-not-root --force-bad-path \
        --log=/dev/null -i "$deb" > /dev/null 2>> "$work/dpkg.log"
 done
+dpkg-deb -f "$work"/packages/pimc_*.deb Depends | grep -q "libllvm19.*libmlir-19"
 "$root/usr/bin/pimc" --version
 "$root/usr/bin/pimc" compile -q -o "$work/out" > "$work/compile.log"
 # The bundled model, found from the installed binary's own path.
