@@ -16,6 +16,7 @@ $sudo apt-get install -y -qq --no-install-recommends \
   libcurl4-openssl-dev libffi-dev libncurses-dev \
   python3 python3-numpy python3-onnx python3-torch python3-torchvision \
   python3-jsonschema python3-pil chromium \
+  git dpkg-dev snakemake python3-yaml python3-matplotlib \
   >/dev/null
 
 scripts/build.sh

@@ -14,3 +14,8 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%configs", os.path.join(config.pimc_source_dir, "configs")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+# The build tree's share/pimc: the bundled model, as the installed tree has it.
+config.substitutions.append(("%pimc_data", os.path.join(config.pimc_binary_dir, "share", "pimc")))
+# %status N CMD: CMD must exit with status N.
+config.substitutions.append(("%status", config.python_executable + " " +
+                             os.path.join(config.test_source_root, "Inputs", "exit_status.py")))

@@ -13,6 +13,7 @@
 #include "pimc/Dialect/Spatial/Transforms/Passes.h"
 #include "pimc/Frontend/OnnxImporter.h"
 #include "pimc/InitAll.h"
+#include "pimc/Support/ExitCodes.h"
 #include "pimc/Support/Locations.h"
 #include "pimc/Support/Version.h"
 #include "pimc/Simulator/Timing.h"
@@ -25,6 +26,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -35,6 +37,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/Timer.h"
 
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <map>
@@ -382,11 +385,12 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
                                           Misfit &misfit) {
   if (!options.emitMlirAfter.empty() &&
       !llvm::is_contained(stageNames(), options.emitMlirAfter))
-    return fail("unknown stage '" + options.emitMlirAfter + "' (stages: " +
-                llvm::join(stageNames(), ", ") + ")");
+    return makeError(ErrorKind::Usage, "unknown stage '" + options.emitMlirAfter +
+                                           "' (stages: " + llvm::join(stageNames(), ", ") +
+                                           ")");
   llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
   if (!arch)
-    return arch.takeError();
+    return withKind(arch.takeError(), ErrorKind::InvalidInput);
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -415,9 +419,16 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     return success();
   });
 
+  // MLIR's --mlir-timing, one timer per stage, reported when the compile ends.
+  DefaultTimingManager stageTimers;
+  applyDefaultTimingManagerCLOptions(stageTimers);
+  TimingScope timingRoot = stageTimers.getRootScope();
   Array stages;
   auto stageStart = std::chrono::steady_clock::now();
   auto progress = [&](StringRef stage, size_t number) {
+    // Candidates compiling at once say when they are done, unless verbose.
+    if (!options.progressLabel.empty() && !options.verbose)
+      return;
     printProgress(options, llvm::formatv("[{0,2}/{1}] {2,-16} {3:f3} s", number,
                                          stageNames().size() - 1, stage,
                                          secondsSince(stageStart)));
@@ -428,15 +439,16 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   if (!model) {
     llvm::Expected<frontend::Model> loaded = frontend::loadModel(options.modelPath);
     if (!loaded)
-      return loaded.takeError();
+      return withKind(loaded.takeError(), ErrorKind::InvalidInput);
     loadedModel = std::move(*loaded);
     model = &loadedModel;
   }
   llvm::Expected<OwningOpRef<ModuleOp>> imported =
       importOnnxModel(context, *model, options.modelPath);
   if (!imported)
-    return fail(llvm::toString(imported.takeError()) +
-                (diagnostics.empty() ? "" : "\n" + diagnostics));
+    return makeError(ErrorKind::UnsupportedModel,
+                     llvm::toString(imported.takeError()) +
+                         (diagnostics.empty() ? "" : "\n" + diagnostics));
   ModuleOp module = **imported;
   // The IR shares the weights now: each is freed when the passes drop it.
   loadedModel = frontend::Model();
@@ -452,7 +464,10 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   progress("import", 0);
   auto dumpIfAsked = [&](StringRef stage) {
     if (options.emitMlirAfter == stage) {
-      module.print(llvm::outs());
+      OpPrintingFlags flags; // MLIR's --mlir-elide-* and friends, if given
+      if (options.elideLargeConstants)
+        flags.elideLargeElementsAttrs().elideLargeResourceString();
+      module.print(llvm::outs(), flags);
       llvm::outs() << "\n";
       return true;
     }
@@ -472,13 +487,26 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
                    stage == "bufferize" || stage == "plan-memory";
     context.disableMultithreading(!perCore);
     PassManager pm(&context);
+    // MLIR's pass manager flags (--mlir-print-ir-after-all, ...), if given.
+    (void)applyPassManagerCLOptions(pm);
+    TimingScope stageTiming = timingRoot.nest(stage);
+    if (stageTimers.isEnabled())
+      pm.enableTiming(stageTiming);
     addStagePasses(pm, stage, options);
     if (failed(pm.run(module))) {
       if (module->hasAttr(spat::kOutOfCrossbarsAttr))
         misfit = Misfit::Crossbars;
       else if (stage == "plan-memory" && module->hasAttr(spat::kInterleavedRowsAttr))
         misfit = Misfit::LocalMemory;
-      return fail("stage '" + stage + "' failed:\n" + diagnostics);
+      // Scheduling and memory planning fail only when the chip is too small;
+      // the stages before them, on what they cannot lower.
+      ErrorKind kind = ErrorKind::Internal;
+      if (stage == "peft" || stage == "plan-memory" ||
+          module->hasAttr(spat::kWeightsDoNotFitAttr))
+        kind = ErrorKind::DoesNotFit;
+      else if (stage == "canonicalize" || stage == "onnx-to-spatial")
+        kind = ErrorKind::UnsupportedModel;
+      return makeError(kind, "stage '" + stage + "' failed:\n" + diagnostics);
     }
     recordStage(stage);
     progress(stage, stages.size() - 1);
@@ -506,8 +534,9 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   llvm::Expected<CodeGenStats> code =
       emitPimsimArtifacts(module, *arch, {options.outputDir, options.emitJson});
   if (!code)
-    return fail(llvm::toString(code.takeError()) +
-                (diagnostics.empty() ? "" : "\n" + diagnostics));
+    return makeError(ErrorKind::Internal,
+                     llvm::toString(code.takeError()) +
+                         (diagnostics.empty() ? "" : "\n" + diagnostics));
   recordStage("codegen");
   progress("codegen", stages.size() - 1);
 
@@ -721,7 +750,7 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     return report;
   llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
   if (!arch)
-    return arch.takeError();
+    return withKind(arch.takeError(), ErrorKind::InvalidInput);
   (*report)["schema_version"] = kReportSchemaVersion;
   (*report)["provenance"] =
       provenance(options, *arch, modelSha256.valid() ? modelSha256.get() : "");
@@ -760,16 +789,16 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
   struct Result {
     std::optional<Object> report;
     std::string error;
+    ErrorKind kind = ErrorKind::Internal;
   };
   std::vector<Result> results(candidates.size());
   // A model that is not there, or an architecture that does not load, fails
   // every candidate alike: say so once. (Each loads the model itself: held
   // across all of them, alexnet's weights raised the peak memory by 42%.)
   if (!preloaded && !llvm::sys::fs::exists(options.modelPath))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot open model '" + options.modelPath + "'");
+    return makeError(ErrorKind::InvalidInput, "cannot open model '" + options.modelPath + "'");
   if (llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath); !arch)
-    return arch.takeError();
+    return withKind(arch.takeError(), ErrorKind::InvalidInput);
   auto countedNs = [](const Object &report) {
     return report.getObject("timing")->getNumber("counted_sample_ns").value_or(0);
   };
@@ -778,6 +807,9 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
   unsigned jobs =
       options.jobs ? options.jobs : llvm::hardware_concurrency().compute_thread_count();
   size_t workers = std::clamp<size_t>(jobs, 1, candidates.size());
+  printProgress(options, llvm::formatv("compiling {0} candidates, {1} at a time",
+                                       candidates.size(), workers));
+  std::atomic<size_t> finished = 0;
   auto compileCandidate = [&](size_t i) {
     CompileOptions &candidate = candidates[i];
     candidate.outputDir = options.outputDir + ".candidate" + std::to_string(i);
@@ -789,11 +821,17 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
     if (!report) {
       // A candidate that does not compile (a core's local memory overflows,
       // say) leaves the others.
-      results[i].error = llvm::toString(report.takeError());
-      printProgress(candidate, "does not compile: " + oneLine(results[i].error));
+      std::tie(results[i].kind, results[i].error) =
+          describeError(report.takeError(), ErrorKind::Internal);
+      printProgress(candidate, llvm::formatv("[{0}/{1}] does not compile: {2}", ++finished,
+                                             candidates.size(), oneLine(results[i].error)));
       llvm::sys::fs::remove_directories(candidate.outputDir);
       return;
     }
+    printProgress(candidate,
+                  llvm::formatv("[{0}/{1}] compiled after {2:f1} s: {3:f1} samples/s with the fill",
+                                ++finished, candidates.size(), secondsSince(started),
+                                1e9 / countedNs(*report)));
     results[i].report = std::move(*report);
   };
   llvm::DefaultThreadPool pool(llvm::hardware_concurrency(workers));
@@ -806,7 +844,7 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
         (best < 0 || countedNs(*results[i].report) < countedNs(*results[best].report)))
       best = i;
   if (best < 0)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), results.front().error);
+    return makeError(results.front().kind, results.front().error);
   Object report = std::move(*results[best].report);
   Object &timing = *report.getObject("timing");
   // Every candidate's figures, and the best of the other plan's.

@@ -3,8 +3,10 @@
 #include "pimc/Driver/Driver.h"
 #include "pimc/Reference/Reference.h"
 #include "pimc/Simulator/Simulator.h"
+#include "pimc/Support/ExitCodes.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -58,12 +60,19 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
                                    "'" + options.casePath +
                                        "' has no test_data_set_N directories");
   std::string outputDir = options.outputDir;
-  if (outputDir.empty()) {
+  bool temporary = outputDir.empty();
+  if (temporary) {
     llvm::SmallString<256> temp;
     if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("pimc-validate", temp))
       return llvm::createStringError(ec, "cannot create a temporary directory");
     outputDir = temp.str().str();
+    if (options.keepOutput)
+      os << "compiling into " << outputDir << " (kept)\n";
   }
+  auto removeTemporary = llvm::make_scope_exit([&] {
+    if (temporary && !options.keepOutput)
+      llvm::sys::fs::remove_directories(outputDir);
+  });
   bool allMatch = true;
   for (const std::string &set : sets) {
     os << "data set " << llvm::sys::path::filename(set) << "\n";
@@ -88,6 +97,7 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
     compile.archPath = options.archPath;
     compile.outputDir = outputDir;
     compile.progress = options.progress;
+    compile.verbose = options.verbose;
     compile.throughput = options.throughput;
     compile.plan = options.plan;
     compile.copyBudget = options.copyBudget;
@@ -140,8 +150,8 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
     }
 
     llvm::Expected<sim::Result> result = sim::simulate(outputDir, inputs);
-    if (!result)
-      return result.takeError();
+    if (!result) // pimc's own program
+      return withKind(result.takeError(), ErrorKind::Internal);
     if (result->outputs.size() != expected.size())
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "the program has a different number of outputs");

@@ -5,29 +5,42 @@
 //   pimc validate CASE/ [--arch ARCH.json] [-o OUT/]        compile + simulate + compare
 //   pimc report OUT/ [--html] [--csv] [--trace]             the report as text, a page, tables
 //   pimc compare BEFORE.json AFTER.json [MORE.json ...]     the stop rule, or a table
+//   pimc arch [--cores N] [--mesh RxC] ... -o ARCH.json     an architecture file
+//
+// The exit status says what failed (pimc/Support/ExitCodes.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "pimc/Arch/Arch.h"
+#include "pimc/Arch/ChipGenerator.h"
 #include "pimc/Driver/Driver.h"
 #include "pimc/Driver/Views.h"
+#include "pimc/Support/ExitCodes.h"
+#include "pimc/Support/Version.h"
 #include "pimc/Simulator/Simulator.h"
 #include "pimc/Simulator/Timing.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace pimc;
 namespace cl = llvm::cl;
 
-// pimc's own options; --help hides LLVM's.
+// pimc's own options and MLIR's of compile; --help hides LLVM's.
 static cl::OptionCategory pimcOptions("pimc options");
+static cl::OptionCategory mlirOptions("MLIR options (compile, validate)");
 
 static cl::SubCommand compileCommand("compile", "Compile an ONNX model for pimsim-nn");
 static cl::SubCommand simulateCommand("simulate",
@@ -38,9 +51,12 @@ static cl::SubCommand reportCommand("report", "Print the report of a compiled pr
 static cl::SubCommand compareCommand(
     "compare", "Compare the runtime proxies of two reports (fails if any got worse), or "
                "tabulate those of several");
+static cl::SubCommand archCommand(
+    "arch", "Write an architecture file and its network file: a reference chip with a few "
+            "parameters changed");
 
-static cl::opt<std::string> modelPath(cl::Positional, cl::desc("[MODEL.onnx]"),
-                                      cl::init(PIMC_DEFAULT_MODEL),
+static cl::opt<std::string> modelPath(cl::Positional,
+                                      cl::desc("[MODEL.onnx] (default: the bundled MLP)"),
                                       cl::sub(compileCommand), cl::cat(pimcOptions));
 static cl::opt<std::string> archPath("arch",
                                      cl::desc("pimsim-nn architecture file (default: "
@@ -75,8 +91,16 @@ static cl::opt<unsigned> jobs(
     cl::desc("throughput mode: how many candidate plans compile at once (default: as many as "
              "the machine has cores; each holds its own IR)"),
     cl::init(0), cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
-static cl::opt<bool> quiet("q", cl::desc("no progress lines"), cl::sub(compileCommand),
-                           cl::sub(validateCommand), cl::cat(pimcOptions));
+static cl::opt<bool> quiet("q", cl::desc("no progress lines on stderr"),
+                           cl::sub(compileCommand), cl::cat(pimcOptions));
+static cl::opt<bool> verbose(
+    "verbose",
+    cl::desc("every stage's progress line: of each candidate of throughput mode (which "
+             "otherwise print one line each when done), and of validate's compile"),
+    cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
+static cl::opt<bool> keep("keep",
+                          cl::desc("without -o: keep the temporary directory (and say where)"),
+                          cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<bool> trace("trace",
                            cl::desc("write OUT/trace.json, the timing replay as a Chrome "
                                     "trace-event file (Perfetto UI, chrome://tracing)"),
@@ -123,10 +147,57 @@ static cl::list<std::string> reports(cl::Positional,
                                      cl::desc("BEFORE.json AFTER.json, or REPORT ... with --table"),
                                      cl::OneOrMore, cl::sub(compareCommand), cl::cat(pimcOptions));
 
-static int error(const llvm::Twine &message) {
+static cl::opt<std::string> archOutput("o",
+                                       cl::desc("the architecture file to write (its network "
+                                                "file goes beside it)"),
+                                       cl::value_desc("ARCH.json"), cl::Required,
+                                       cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<std::string> archReference(
+    "from", cl::desc("the reference architecture file (default: the built-in 144-core chip)"),
+    cl::value_desc("ARCH.json"), cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<int64_t> archCores("cores",
+                                  cl::desc("cores (on the squarest mesh, unless --mesh)"),
+                                  cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<std::string> archMesh("mesh", cl::desc("the mesh, rows x columns"),
+                                     cl::value_desc("RxC"), cl::sub(archCommand),
+                                     cl::cat(pimcOptions));
+static cl::opt<int64_t> archCrossbars("crossbars", cl::desc("crossbars per core"),
+                                      cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<std::string> archCrossbarSize(
+    "crossbar-size",
+    cl::desc("rows x columns of a crossbar (N for square); DACs and ADCs scale with it"),
+    cl::value_desc("RxC"), cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<int64_t> archCellBits("cell-bits", cl::desc("bits per crossbar cell"),
+                                     cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<std::string> archLocalMemory(
+    "local-memory", cl::desc("bytes of local memory per core (suffix K, KiB, M or MiB)"),
+    cl::value_desc("BYTES"), cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<int64_t> archInputBits("input-bits", cl::desc("input element bits"),
+                                      cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<int64_t> archOutputBits("output-bits", cl::desc("output element bits"),
+                                       cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<int64_t> archWeightBits("weight-bits", cl::desc("weight bits"),
+                                       cl::sub(archCommand), cl::cat(pimcOptions));
+static cl::opt<std::string> archMode("mode",
+                                     cl::desc("latency (sim_mode 1) or throughput (0); "
+                                              "pimc compile sets it anyway"),
+                                     cl::sub(archCommand), cl::cat(pimcOptions));
+
+static int error(ErrorKind kind, const llvm::Twine &message) {
   llvm::errs() << "pimc: error: " << message << "\n";
-  return 1;
+  return static_cast<int>(kind);
 }
+
+/// Reports `e`; its kind is the exit status, `fallback` if it has none.
+static int error(llvm::Error e, ErrorKind fallback) {
+  auto [kind, message] = describeError(std::move(e), fallback);
+  return error(kind, message);
+}
+
+/// An input that cannot be read.
+static int error(const llvm::Twine &message) { return error(ErrorKind::InvalidInput, message); }
+
+static int usageError(const llvm::Twine &message) { return error(ErrorKind::Usage, message); }
 
 static bool knownMode() { return mode == "latency" || mode == "throughput"; }
 
@@ -169,36 +240,55 @@ static int writeTraceOf(llvm::StringRef directory) {
   return 0;
 }
 
-static int runCompile() {
+/// The bundled MLP, where it is relative to this binary: the build tree
+/// and the installed tree both have it in ../share/pimc.
+static std::string defaultModelPath(const char *argv0) {
+  std::string binary = llvm::sys::fs::getMainExecutable(argv0, (void *)&defaultModelPath);
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(llvm::sys::path::parent_path(binary)));
+  llvm::sys::path::append(path, PIMC_DATA_DIR, PIMC_DEFAULT_MODEL);
+  return path.str().str();
+}
+
+/// Whether the user gave MLIR's option `name` (of the compile subcommand).
+static bool givenMlirOption(llvm::StringRef name) {
+  auto &options = cl::getRegisteredOptions(compileCommand);
+  auto it = options.find(name);
+  return it != options.end() && it->second->getNumOccurrences() > 0;
+}
+
+static int runCompile(const char *argv0) {
   if (std::optional<std::string> message = checkCompileOptions())
-    return error(*message);
+    return usageError(*message);
   CompileOptions options;
   options.commandLine = commandLine;
   options.throughput = mode == "throughput";
   options.plan = *planOption();
   options.copyBudget = copyBudget;
   options.jobs = jobs;
-  options.modelPath = modelPath;
+  options.modelPath = modelPath.empty() ? defaultModelPath(argv0) : modelPath.getValue();
   options.keepIrAtExit = true;
   options.archPath = archPath;
   options.outputDir = outputDir;
   options.emitJson = emit == "json";
   if (!emit.empty() && emit != "json")
-    return error("--emit takes 'json'");
+    return usageError("--emit takes 'json'");
   options.emitMlirAfter = emitMlir;
+  options.elideLargeConstants = !givenMlirOption("mlir-elide-elementsattrs-if-larger") &&
+                                !givenMlirOption("mlir-elide-resource-strings-if-larger");
   options.progress = !quiet && emitMlir.empty();
+  options.verbose = verbose;
   if (options.outputDir.empty() && options.emitMlirAfter.empty())
-    return error("give an output directory with -o");
+    return usageError("give an output directory with -o");
   llvm::Expected<llvm::json::Object> report = compileModel(options);
   if (!report)
-    return error(llvm::toString(report.takeError()));
+    return error(report.takeError(), ErrorKind::Internal);
   if (!options.emitMlirAfter.empty())
     return 0;
   printReport(*report, llvm::outs());
   llvm::outs() << "wrote " << options.outputDir << "\n";
   if (csv)
     if (llvm::Error e = writeCsvTables(*report, options.outputDir))
-      return error(llvm::toString(std::move(e)));
+      return error(std::move(e), ErrorKind::InvalidInput);
   return trace ? writeTraceOf(options.outputDir) : 0;
 }
 
@@ -245,7 +335,7 @@ static int runSimulate() {
 
 static int runValidate() {
   if (std::optional<std::string> message = checkCompileOptions())
-    return error(*message);
+    return usageError(*message);
   ValidateOptions options;
   options.throughput = mode == "throughput";
   options.plan = *planOption();
@@ -257,11 +347,13 @@ static int runValidate() {
   options.outputDir = outputDir;
   options.rtol = relativeTolerance;
   options.atol = absoluteTolerance;
-  options.progress = false;
+  options.keepOutput = keep;
+  options.progress = verbose;
+  options.verbose = verbose;
   llvm::Expected<bool> ok = validateCase(options, llvm::outs());
   if (!ok)
-    return error(llvm::toString(ok.takeError()));
-  return *ok ? 0 : 1;
+    return error(ok.takeError(), ErrorKind::InvalidInput);
+  return *ok ? 0 : static_cast<int>(ErrorKind::CheckFailed);
 }
 
 static int runReport() {
@@ -302,27 +394,117 @@ static int runCompare() {
     return 0;
   }
   if (read.size() != 2)
-    return error("compare takes two reports (or several with --table)");
+    return usageError("compare takes two reports (or several with --table)");
   const llvm::json::Object &before = read[0].second, &after = read[1].second;
   if (std::optional<std::string> reason = incomparable(before, after); reason && !force)
-    return error(*reason + ": they do not compare (--force compares them anyway)");
+    return usageError(*reason + ": they do not compare (--force compares them anyway)");
   int worse = compareReports(before, after, llvm::outs());
   if (worse)
     llvm::outs() << worse << " runtime proxies got worse: the change is rejected\n";
   return worse ? 1 : 0;
 }
 
+/// The value of an integer option of `pimc arch`, if given.
+static std::optional<int64_t> given(const cl::opt<int64_t> &option) {
+  return option.getNumOccurrences() ? std::optional<int64_t>(option) : std::nullopt;
+}
+
+static int runArch() {
+  ChipParameters parameters;
+  parameters.cores = given(archCores);
+  parameters.crossbars = given(archCrossbars);
+  parameters.cellBits = given(archCellBits);
+  parameters.inputBits = given(archInputBits);
+  parameters.outputBits = given(archOutputBits);
+  parameters.weightBits = given(archWeightBits);
+  if (!archMesh.empty()) {
+    std::optional<std::pair<int64_t, int64_t>> mesh = parseShape(archMesh);
+    if (!mesh || !llvm::StringRef(archMesh).contains('x'))
+      return usageError("--mesh takes rows x columns, as 12x12");
+    std::tie(parameters.meshRows, parameters.meshCols) = *mesh;
+  }
+  if (!archCrossbarSize.empty()) {
+    std::optional<std::pair<int64_t, int64_t>> size = parseShape(archCrossbarSize);
+    if (!size)
+      return usageError("--crossbar-size takes rows x columns, as 128x128, or 128");
+    std::tie(parameters.crossbarRows, parameters.crossbarCols) = *size;
+  }
+  if (!archLocalMemory.empty()) {
+    parameters.localMemoryBytes = parseBytes(archLocalMemory);
+    if (!parameters.localMemoryBytes)
+      return usageError("--local-memory takes a byte count, as 1048576, 64KiB or 1MiB");
+  }
+  if (!archMode.empty()) {
+    if (archMode != "latency" && archMode != "throughput")
+      return usageError("--mode=" + archMode + " is not supported (modes: latency, throughput)");
+    parameters.throughput = archMode == "throughput";
+  }
+  std::string referenceJson = Arch::builtinDefaultJson().str();
+  std::string referenceName = "built-in chip-144";
+  if (!archReference.empty()) {
+    auto buffer = llvm::MemoryBuffer::getFile(archReference);
+    if (!buffer)
+      return error("cannot read architecture file '" + archReference +
+                   "': " + buffer.getError().message());
+    referenceJson = (*buffer)->getBuffer().str();
+    referenceName = archReference;
+  }
+  llvm::Expected<GeneratedChip> chip = generateChip(referenceJson, referenceName, parameters);
+  if (!chip)
+    return error(chip.takeError(), ErrorKind::Usage);
+  if (llvm::Error e = writeChip(*chip, archOutput))
+    return error(std::move(e), ErrorKind::InvalidInput);
+  llvm::outs() << "wrote " << archOutput << " and " << chip->networkName << " beside it\n";
+  return 0;
+}
+
+/// MLIR's options apply to the compile and validate subcommands (LLVM's
+/// command line otherwise keeps them out of every subcommand).
+static void offerMlirOptions() {
+  std::vector<cl::Option *> mlir;
+  for (auto &[name, option] : cl::getRegisteredOptions(cl::SubCommand::getTopLevel()))
+    if (name.starts_with("mlir-"))
+      mlir.push_back(option);
+  for (cl::Option *option : mlir) {
+    option->removeArgument();
+    option->addSubCommand(compileCommand);
+    option->addSubCommand(validateCommand);
+    option->addCategory(mlirOptions);
+    option->addArgument();
+  }
+}
+
+static void printVersion(llvm::raw_ostream &os) {
+  os << pimcVersion() << " (git " << pimcCommit() << ")\n"
+     << "  LLVM and MLIR " << LLVM_VERSION_STRING << "\n";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // A fatal error in LLVM or MLIR is pimc's bug: say so with the status.
+  llvm::install_fatal_error_handler([](void *, const char *reason, bool) {
+    llvm::errs() << "pimc: internal error: " << reason << "\n";
+    std::exit(static_cast<int>(ErrorKind::Internal));
+  });
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
-  cl::HideUnrelatedOptions(pimcOptions);
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  offerMlirOptions();
   for (int i = 0; i < argc; ++i)
     commandLine += (i ? " " : "") + std::string(argv[i]);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "pimc: ONNX to ReRAM processing-in-memory (pimsim-nn)\n");
+  cl::HideUnrelatedOptions({&pimcOptions, &mlirOptions});
+  cl::SetVersionPrinter(printVersion);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "pimc: ONNX to ReRAM processing-in-memory (pimsim-nn)\n\n"
+                                   "Exit status: 0 success, 1 a check failed (validate's "
+                                   "outputs differ, compare's proxies got worse), 2 usage "
+                                   "error, 3 unreadable or invalid input, 4 unsupported model, "
+                                   "5 does not fit the chip, 6 internal error.\n",
+                                   &llvm::errs()))
+    return static_cast<int>(ErrorKind::Usage);
   if (compileCommand)
-    return runCompile();
+    return runCompile(argv[0]);
   if (simulateCommand)
     return runSimulate();
   if (validateCommand)
@@ -331,6 +513,8 @@ int main(int argc, char **argv) {
     return runReport();
   if (compareCommand)
     return runCompare();
+  if (archCommand)
+    return runArch();
   cl::PrintHelpMessage();
-  return 1;
+  return static_cast<int>(ErrorKind::Usage);
 }

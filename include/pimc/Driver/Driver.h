@@ -31,7 +31,13 @@ struct CompileOptions {
   std::string commandLine;
   bool emitJson = false;   // core_<id>.json beside core_<id>.pim
   std::string emitMlirAfter; // print the IR after this stage and stop
+  /// emitMlirAfter elides constants of more than 16 elements and resources
+  /// (the weights) of more than 64 bytes; otherwise MLIR's printing flags hold.
+  bool elideLargeConstants = false;
   bool progress = true;    // stage lines on stderr
+  /// Throughput mode's candidates print their stage lines too, not only a
+  /// line when each is done.
+  bool verbose = false;
   /// Starts each stage line: names the candidate when several compile at once.
   std::string progressLabel;
   /// Throughput mode: the programs loop in pimsim-nn's throughput mode and
@@ -125,9 +131,11 @@ readInputs(llvm::StringRef directory, size_t count);
 struct ValidateOptions {
   std::string casePath;
   std::string archPath;
-  std::string outputDir; // empty: a temporary directory
+  std::string outputDir; // empty: a temporary directory, removed at the end
+  bool keepOutput = false; // keep the temporary directory (and say where it is)
   double rtol = 1e-3, atol = 1e-4;
   bool progress = false;
+  bool verbose = false;    // as CompileOptions::verbose
   bool throughput = false; // compile in throughput mode
   CompileOptions::Plan plan = CompileOptions::Plan::Best;
   double copyBudget = 0.9;  // as CompileOptions::copyBudget

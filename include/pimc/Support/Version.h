@@ -9,7 +9,7 @@ namespace pimc {
 
 /// "pimc 0.2.0".
 llvm::StringRef pimcVersion();
-/// The git commit pimc was built from (12 hex digits, "+changes" when the
+/// The git commit pimc was built from (12 hex digits, "-dirty" when the
 /// tree had uncommitted changes), or "unknown".
 llvm::StringRef pimcCommit();
 

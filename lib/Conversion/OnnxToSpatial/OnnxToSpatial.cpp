@@ -801,6 +801,7 @@ struct ConvertOnnxToSpatialPass
     int64_t needed = crossbarsIn(module, *arch);
     int64_t available = arch->coreCount * arch->matrix.xbarArrayCount;
     if (needed > available) {
+      module->setAttr(kWeightsDoNotFitAttr, UnitAttr::get(&getContext()));
       module.emitError() << "the model does not fit the chip: its weights need "
                          << needed << " crossbars of " << arch->matrix.xbarRows
                          << "x" << arch->matrix.xbarCols << ", the chip has "

@@ -44,6 +44,9 @@ constexpr llvm::StringLiteral kMakespanAttr = "spat.makespan";
 /// Set on the module when scheduling found no core with the crossbars a
 /// compute's weights need.
 constexpr llvm::StringLiteral kOutOfCrossbarsAttr = "spat.out_of_crossbars";
+/// Set on the module when the model's weights need more crossbars than the
+/// chip has (convert-onnx-to-spatial), so that the driver says so.
+constexpr llvm::StringLiteral kWeightsDoNotFitAttr = "spat.weights_do_not_fit";
 /// Set on the module when some layer's rows went to its copies of the
 /// weights in turn (convert-onnx-to-spatial's interleave-rows).
 constexpr llvm::StringLiteral kInterleavedRowsAttr = "spat.interleaved_rows";
