@@ -32,10 +32,11 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/Timer.h"
+
+#include <openssl/evp.h>
 
 #include <atomic>
 #include <chrono>
@@ -687,11 +688,14 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
 static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
                                                 const frontend::Model *preloaded);
 
+/// The SHA-256 of `text`, in hex. OpenSSL's uses the CPU's SHA extensions
+/// where it has them: several times faster than LLVM's on a model's weights.
 static std::string sha256Text(llvm::StringRef text) {
-  return llvm::toHex(
-      llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
-          reinterpret_cast<const uint8_t *>(text.data()), text.size())),
-      /*LowerCase=*/true);
+  uint8_t digest[EVP_MAX_MD_SIZE];
+  unsigned size = 0;
+  if (!EVP_Digest(text.data(), text.size(), digest, &size, EVP_sha256(), nullptr))
+    return "";
+  return llvm::toHex(llvm::ArrayRef<uint8_t>(digest, size), /*LowerCase=*/true);
 }
 
 /// The SHA-256 of a file's bytes, in hex; empty when it cannot be read.
