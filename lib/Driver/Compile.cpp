@@ -52,9 +52,9 @@ using llvm::json::Object;
 
 llvm::ArrayRef<llvm::StringRef> pimc::stageNames() {
   static const llvm::StringRef names[] = {
-      "import",        "canonicalize",   "onnx-to-spatial", "merge",
-      "peft",          "materialize",    "communication",   "spatial-to-pim",
-      "bufferize",     "plan-memory",    "codegen"};
+      "import",         "canonicalize", "plan-windows",  "onnx-to-spatial",
+      "merge",          "peft",         "materialize",   "communication",
+      "spatial-to-pim", "bufferize",    "plan-memory",   "codegen"};
   return names;
 }
 
@@ -319,10 +319,11 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) 
   const std::string &arch = options.archPath;
   // The passes plan a pipeline of layer stages, or one inference.
   bool stages = options.throughput && options.plan != CompileOptions::Plan::WholeChip;
+  if (stage == "plan-windows")
+    return createOnnxPlanWindows(OnnxPlanWindowsOptions{arch, stages, options.copyBudget});
   if (stage == "onnx-to-spatial")
-    return createConvertOnnxToSpatial(
-        ConvertOnnxToSpatialOptions{arch, stages, options.copyBudget,
-                                    stages && options.evenSplits, options.interleaveRows});
+    return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{
+        arch, stages, stages && options.evenSplits, options.interleaveRows});
   if (stage == "merge")
     return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
   if (stage == "peft")
@@ -510,7 +511,7 @@ llvm::Error Compilation::runStage(StringRef stage, const CompileOptions &fitting
   if (stage == "peft" || stage == "plan-memory" ||
       module->hasAttr(spat::kWeightsDoNotFitAttr))
     kind = ErrorKind::DoesNotFit;
-  else if (stage == "canonicalize" || stage == "onnx-to-spatial")
+  else if (stage == "canonicalize" || stage == "plan-windows" || stage == "onnx-to-spatial")
     kind = ErrorKind::UnsupportedModel;
   return makeError(kind, "stage '" + stage + "' failed:\n" + diagnostics);
 }
