@@ -382,7 +382,7 @@ namespace {
 /// the rows) runs on a clone, until scheduling has placed the weights.
 class Compilation {
 public:
-  explicit Compilation(const CompileOptions &options);
+  Compilation(const CompileOptions &options, const Arch &arch);
   /// Goes on from `earlier`, whose canonicalized model is gone: its stages
   /// and attempts count.
   void continueFrom(Compilation &earlier) {
@@ -412,6 +412,7 @@ private:
   bool dumpIfAsked(StringRef stage, ModuleOp module);
 
   const CompileOptions &options;
+  const Arch &arch;
   std::unique_ptr<MLIRContext> context;
   // Diagnostics name the model node (the importer's locations) they are about.
   std::string diagnostics;
@@ -428,7 +429,8 @@ private:
 };
 } // namespace
 
-Compilation::Compilation(const CompileOptions &options) : options(options) {
+Compilation::Compilation(const CompileOptions &options, const Arch &arch)
+    : options(options), arch(arch) {
   DialectRegistry registry;
   registerAllDialects(registry);
   context = std::make_unique<MLIRContext>(registry);
@@ -558,9 +560,6 @@ llvm::Expected<bool> Compilation::prepare(const frontend::Model *preloaded) {
 llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
                                             std::chrono::steady_clock::time_point started,
                                             Misfit &misfit) {
-  llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
-  if (!arch)
-    return withKind(arch.takeError(), ErrorKind::InvalidInput);
   ++attempts;
   diagnostics.clear();
   reportedError = false;
@@ -588,17 +587,18 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
         canonical->discard(module);
       return std::move(e);
     }
+    // The weights are placed: no copy budget is tried again. (A local
+    // memory overflow later starts over from the model.)
+    if (stage == "peft")
+      canonical->release(module);
     finishStage(stage, module, note);
     if (stage == "merge") {
-      report["graph"] = graphStats(module, *arch);
+      report["graph"] = graphStats(module, arch);
       (*report.getObject("graph"))["packed_convolutions"] = Array(packed);
     }
     if (stage == "peft") {
-      report["schedule"] = scheduleStats(module, *arch);
+      report["schedule"] = scheduleStats(module, arch);
       (*report.getObject("schedule"))["copy_budget"] = fitting.copyBudget;
-      // The weights are placed: no copy budget is tried again. (A local
-      // memory overflow later starts over from the model.)
-      canonical->release(module);
     }
     if (dumpIfAsked(stage, module))
       return Object{};
@@ -608,7 +608,7 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
   if (options.outputDir.empty())
     return fail("no output directory (-o)");
   llvm::Expected<CodeGenStats> code =
-      emitPimsimArtifacts(module, *arch, {options.outputDir, options.emitJson});
+      emitPimsimArtifacts(module, arch, {options.outputDir, options.emitJson});
   if (!code)
     return makeError(ErrorKind::Internal,
                      llvm::toString(code.takeError()) +
@@ -638,17 +638,17 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
   report["cores"] = std::move(cores);
   report["memory"] = Object{
       {"weights", code->weightCount},
-      {"weight_bytes_at_weight_bits", code->weightCount * arch->weightBits / 8},
+      {"weight_bytes_at_weight_bits", code->weightCount * arch.weightBits / 8},
       {"crossbars_used", total.crossbars},
-      {"crossbars_available", arch->coreCount * arch->matrix.xbarArrayCount},
+      {"crossbars_available", arch.coreCount * arch.matrix.xbarArrayCount},
       {"array_groups", total.groups},
       {"global_memory_bytes", code->globalMemoryBytes},
       {"max_core_memory_bytes", total.memoryBytes},
       {"core_memory_bytes", coreMemory},
       {"logical_cores", (int64_t)code->cores.size()},
       {"active_cores", activeCores},
-      {"physical_cores", arch->coreCount},
-      {"local_memory_bytes_per_core", arch->localMemory.memorySize}};
+      {"physical_cores", arch.coreCount},
+      {"local_memory_bytes_per_core", arch.localMemory.memorySize}};
   // When the chip finishes: the programs replayed with its timing model.
   std::vector<sim::NodeMarks> marks;
   for (CoreCodeStats &c : code->cores)
@@ -656,7 +656,7 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
   if (llvm::Error e = writeNodeMarks(options.outputDir, code->nodes, marks))
     return std::move(e);
   llvm::Expected<sim::Timing> timing =
-      sim::replayTiming(options.outputDir, *arch, &marks, code->nodes.size());
+      sim::replayTiming(options.outputDir, arch, &marks, code->nodes.size());
   if (!timing)
     return fail("the timing replay of the program failed: " +
                 llvm::toString(timing.takeError()));
@@ -672,7 +672,7 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
     // 2.69), and its programs are short.
     int64_t replayRounds = options.plan == CompileOptions::Plan::WholeChip ? 4 : 8;
     llvm::Expected<sim::Timing> looping = sim::replayTiming(
-        options.outputDir, *arch, &marks, code->nodes.size(), replayRounds);
+        options.outputDir, arch, &marks, code->nodes.size(), replayRounds);
     if (!looping)
       return fail("the timing replay of the looping programs failed: " +
                   llvm::toString(looping.takeError()));
@@ -697,7 +697,7 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
     return std::move(e);
   report["pimc"] = pimcVersion();
   report["model"] = options.modelPath;
-  report["arch"] = arch->path.empty() ? "built-in chip-144" : arch->path;
+  report["arch"] = arch.path.empty() ? "built-in chip-144" : arch.path;
   report["compiler"] = Object{{"wall_seconds", secondsSince(started)},
                               {"peak_rss_bytes", peakRssBytes()},
                               {"stages", std::move(stages)}};
@@ -733,9 +733,10 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
     return makeError(ErrorKind::Usage, "unknown stage '" + options.emitMlirAfter +
                                            "' (stages: " + llvm::join(stageNames(), ", ") +
                                            ")");
-  if (llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath); !arch)
+  llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
+  if (!arch)
     return withKind(arch.takeError(), ErrorKind::InvalidInput);
-  auto compilation = std::make_unique<Compilation>(options);
+  auto compilation = std::make_unique<Compilation>(options, *arch);
   llvm::Expected<bool> prepared = compilation->prepare(preloaded);
   if (!prepared || !*prepared)
     return prepared ? llvm::Expected<Object>(Object{}) : prepared.takeError();
@@ -749,7 +750,7 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
   while (true) {
     // Past scheduling the canonicalized model is gone: import it again.
     if (!compilation->canRetry()) {
-      auto again = std::make_unique<Compilation>(options);
+      auto again = std::make_unique<Compilation>(options, *arch);
       again->continueFrom(*compilation);
       compilation.reset(); // its IR and weights go first
       if (llvm::Expected<bool> prepared = again->prepare(preloaded); !prepared)

@@ -113,11 +113,19 @@ static bool hasData(const DialectResourceBlobManager::BlobEntry *entry) {
 /// The resource entries the ops under `root` hold, with data.
 static llvm::SetVector<DialectResourceBlobManager::BlobEntry *> heldEntries(Operation *root) {
   llvm::SetVector<DialectResourceBlobManager::BlobEntry *> held;
+  auto hold = [&](Attribute attr) {
+    if (DialectResourceBlobManager::BlobEntry *entry = entryOf(attr); entry && hasData(entry))
+      held.insert(entry);
+  };
+  // Attribute by attribute: a dictionary of an op's properties would be
+  // built for every op.
   root->walk([&](Operation *op) {
-    op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
-      if (DialectResourceBlobManager::BlobEntry *entry = entryOf(attr); hasData(entry))
-        held.insert(entry);
-    });
+    if (std::optional<RegisteredOperationName> name = op->getRegisteredInfo())
+      for (StringAttr attrName : name->getAttributeNames())
+        if (std::optional<Attribute> attr = op->getInherentAttr(attrName); attr && *attr)
+          hold(*attr);
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      hold(attr.getValue());
   });
   return held;
 }
