@@ -13,6 +13,7 @@
 #include "pimc/Dialect/Spatial/Transforms/Passes.h"
 #include "pimc/Frontend/OnnxImporter.h"
 #include "pimc/InitAll.h"
+#include "pimc/Support/Constants.h"
 #include "pimc/Support/ExitCodes.h"
 #include "pimc/Support/Locations.h"
 #include "pimc/Support/Version.h"
@@ -52,9 +53,9 @@ using llvm::json::Object;
 
 llvm::ArrayRef<llvm::StringRef> pimc::stageNames() {
   static const llvm::StringRef names[] = {
-      "import",        "canonicalize",   "onnx-to-spatial", "merge",
-      "peft",          "materialize",    "communication",   "spatial-to-pim",
-      "bufferize",     "plan-memory",    "codegen"};
+      "import",         "canonicalize", "plan-windows",  "onnx-to-spatial",
+      "merge",          "peft",         "materialize",   "communication",
+      "spatial-to-pim", "bufferize",    "plan-memory",   "codegen"};
   return names;
 }
 
@@ -319,10 +320,11 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) 
   const std::string &arch = options.archPath;
   // The passes plan a pipeline of layer stages, or one inference.
   bool stages = options.throughput && options.plan != CompileOptions::Plan::WholeChip;
+  if (stage == "plan-windows")
+    return createOnnxPlanWindows(OnnxPlanWindowsOptions{arch, stages, options.copyBudget});
   if (stage == "onnx-to-spatial")
-    return createConvertOnnxToSpatial(
-        ConvertOnnxToSpatialOptions{arch, stages, options.copyBudget,
-                                    stages && options.evenSplits, options.interleaveRows});
+    return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{
+        arch, stages, stages && options.evenSplits, options.interleaveRows});
   if (stage == "merge")
     return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
   if (stage == "peft")
@@ -375,34 +377,67 @@ static double secondsSince(std::chrono::steady_clock::time_point since) {
 /// What a compile that failed ran out of, for the driver to try with less.
 enum class Misfit { None, Crossbars, LocalMemory };
 
-/// Compiles with the plan options.plan names (for throughput mode, Best is
-/// the pipeline of layer stages); sets `misfit` when scheduling found no
-/// core with room for some weights, or a core's buffers overflowed its
-/// local memory with rows dealt out to copies. The report counts the
-/// compile time from `started`.
-static llvm::Expected<Object> compileOnce(const CompileOptions &options,
-                                          const frontend::Model *preloaded,
-                                          std::chrono::steady_clock::time_point started,
-                                          Misfit &misfit) {
-  if (!options.emitMlirAfter.empty() &&
-      !llvm::is_contained(stageNames(), options.emitMlirAfter))
-    return makeError(ErrorKind::Usage, "unknown stage '" + options.emitMlirAfter +
-                                           "' (stages: " + llvm::join(stageNames(), ", ") +
-                                           ")");
-  llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
-  if (!arch)
-    return withKind(arch.takeError(), ErrorKind::InvalidInput);
+namespace {
+/// One compile's context and the model imported and canonicalized in it,
+/// once: each attempt of the later stages (a copy budget, a way of dealing
+/// the rows) runs on a clone, until scheduling has placed the weights.
+class Compilation {
+public:
+  Compilation(const CompileOptions &options, const Arch &arch);
+  /// Goes on from `earlier`, whose canonicalized model is gone: its stages
+  /// and attempts count.
+  void continueFrom(Compilation &earlier) {
+    for (llvm::json::Value &stage : earlier.stages)
+      stages.push_back(std::move(stage));
+    attempts = earlier.attempts;
+  }
+  /// Imports and canonicalizes; false when the IR asked for was printed.
+  llvm::Expected<bool> prepare(const frontend::Model *preloaded);
+  /// Whether another attempt can start from the canonicalized model.
+  bool canRetry() const { return canonical && canonical->kept(); }
+  /// The stages after canonicalization, with the plan options of `fitting`;
+  /// sets `misfit` when scheduling found no core with room for some
+  /// weights, or a core's buffers overflowed its local memory with rows
+  /// dealt out to copies. The report counts the compile time from `started`.
+  llvm::Expected<Object> attempt(const CompileOptions &fitting,
+                                 std::chrono::steady_clock::time_point started,
+                                 Misfit &misfit);
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  auto contextOwner = std::make_unique<MLIRContext>(registry);
-  MLIRContext &context = *contextOwner;
-  context.loadAllAvailableDialects();
-  context.disableMultithreading();
+private:
+  /// Runs a stage's passes on `module`.
+  llvm::Error runStage(StringRef stage, const CompileOptions &fitting, ModuleOp module,
+                       Misfit &misfit);
+  /// Records the stage that just ran, and says so.
+  void finishStage(StringRef stage, ModuleOp module, StringRef note = "");
+  /// Prints `module` if it is the IR asked for.
+  bool dumpIfAsked(StringRef stage, ModuleOp module);
+
+  const CompileOptions &options;
+  const Arch &arch;
+  std::unique_ptr<MLIRContext> context;
   // Diagnostics name the model node (the importer's locations) they are about.
   std::string diagnostics;
   bool reportedError = false;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+  std::optional<ScopedDiagnosticHandler> handler;
+  // MLIR's --mlir-timing, one timer per stage, reported when the compile ends.
+  DefaultTimingManager stageTimers;
+  TimingScope timingRoot;
+  Array stages;
+  std::chrono::steady_clock::time_point stageStart;
+  Array packed; // the convolutions onnx-pack-pixels made
+  std::optional<KeptModule> canonical;
+  int attempts = 0;
+};
+} // namespace
+
+Compilation::Compilation(const CompileOptions &options, const Arch &arch)
+    : options(options), arch(arch) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  context = std::make_unique<MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  context->disableMultithreading();
+  handler.emplace(context.get(), [this](Diagnostic &diag) {
     // The conversion framework repeats a pattern's own error; keep the first.
     if (diag.getSeverity() == DiagnosticSeverity::Error) {
       if (reportedError && StringRef(diag.str()).starts_with("failed to legalize"))
@@ -419,22 +454,73 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
        << "\n";
     return success();
   });
-
-  // MLIR's --mlir-timing, one timer per stage, reported when the compile ends.
-  DefaultTimingManager stageTimers;
   applyDefaultTimingManagerCLOptions(stageTimers);
-  TimingScope timingRoot = stageTimers.getRootScope();
-  Array stages;
-  auto stageStart = std::chrono::steady_clock::now();
-  auto progress = [&](StringRef stage, size_t number) {
-    // Candidates compiling at once say when they are done, unless verbose.
-    if (!options.progressLabel.empty() && !options.verbose)
-      return;
-    printProgress(options, llvm::formatv("[{0,2}/{1}] {2,-16} {3:f3} s", number,
-                                         stageNames().size() - 1, stage,
-                                         secondsSince(stageStart)));
-  };
+  timingRoot = stageTimers.getRootScope();
+}
 
+void Compilation::finishStage(StringRef stage, ModuleOp module, StringRef note) {
+  IrCounts counts = countIr(module);
+  double seconds = secondsSince(stageStart);
+  stages.push_back(Object{{"name", note.empty() ? stage.str() : (stage + " (" + note + ")").str()},
+                          {"seconds", seconds},
+                          {"ops", counts.ops},
+                          {"values", counts.values},
+                          {"peak_rss_bytes", peakRssBytes()}});
+  // Candidates compiling at once say when they are done, unless verbose.
+  if (!options.progressLabel.empty() && !options.verbose)
+    return;
+  size_t number = llvm::find(stageNames(), stage) - stageNames().begin();
+  printProgress(options, llvm::formatv("[{0,2}/{1}] {2,-16} {3:f3} s{4}", number,
+                                       stageNames().size() - 1, stage, seconds,
+                                       note.empty() ? "" : ("  (" + note + ")").str()));
+}
+
+bool Compilation::dumpIfAsked(StringRef stage, ModuleOp module) {
+  if (options.emitMlirAfter != stage)
+    return false;
+  OpPrintingFlags flags; // MLIR's --mlir-elide-* and friends, if given
+  if (options.elideLargeConstants)
+    flags.elideLargeElementsAttrs().elideLargeResourceString();
+  module.print(llvm::outs(), flags);
+  llvm::outs() << "\n";
+  return true;
+}
+
+llvm::Error Compilation::runStage(StringRef stage, const CompileOptions &fitting,
+                                  ModuleOp module, Misfit &misfit) {
+  stageStart = std::chrono::steady_clock::now();
+  // Once the IR is per-core programs, bufferization and the verifier run
+  // core by core in parallel (and the communication order's simulations);
+  // before, the context's locks cost more than threads gain.
+  bool perCore = stage == "communication" || stage == "spatial-to-pim" ||
+                 stage == "bufferize" || stage == "plan-memory";
+  context->disableMultithreading(!perCore);
+  PassManager pm(context.get());
+  // MLIR's pass manager flags (--mlir-print-ir-after-all, ...), if given.
+  (void)applyPassManagerCLOptions(pm);
+  TimingScope stageTiming = timingRoot.nest(stage);
+  if (stageTimers.isEnabled())
+    pm.enableTiming(stageTiming);
+  addStagePasses(pm, stage, fitting);
+  if (succeeded(pm.run(module)))
+    return llvm::Error::success();
+  if (module->hasAttr(spat::kOutOfCrossbarsAttr))
+    misfit = Misfit::Crossbars;
+  else if (stage == "plan-memory" && module->hasAttr(spat::kInterleavedRowsAttr))
+    misfit = Misfit::LocalMemory;
+  // Scheduling and memory planning fail only when the chip is too small;
+  // the stages before them, on what they cannot lower.
+  ErrorKind kind = ErrorKind::Internal;
+  if (stage == "peft" || stage == "plan-memory" ||
+      module->hasAttr(spat::kWeightsDoNotFitAttr))
+    kind = ErrorKind::DoesNotFit;
+  else if (stage == "canonicalize" || stage == "plan-windows" || stage == "onnx-to-spatial")
+    kind = ErrorKind::UnsupportedModel;
+  return makeError(kind, "stage '" + stage + "' failed:\n" + diagnostics);
+}
+
+llvm::Expected<bool> Compilation::prepare(const frontend::Model *preloaded) {
+  stageStart = std::chrono::steady_clock::now();
   frontend::Model loadedModel;
   const frontend::Model *model = preloaded;
   if (!model) {
@@ -445,7 +531,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     model = &loadedModel;
   }
   llvm::Expected<OwningOpRef<ModuleOp>> imported =
-      importOnnxModel(context, *model, options.modelPath);
+      importOnnxModel(*context, *model, options.modelPath);
   if (!imported)
     return makeError(ErrorKind::UnsupportedModel,
                      llvm::toString(imported.takeError()) +
@@ -453,79 +539,69 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   ModuleOp module = **imported;
   // The IR shares the weights now: each is freed when the passes drop it.
   loadedModel = frontend::Model();
-  auto recordStage = [&](StringRef stage) {
-    IrCounts counts = countIr(module);
-    stages.push_back(Object{{"name", stage},
-                            {"seconds", secondsSince(stageStart)},
-                            {"ops", counts.ops},
-                            {"values", counts.values},
-                            {"peak_rss_bytes", peakRssBytes()}});
-  };
-  recordStage("import");
-  progress("import", 0);
-  auto dumpIfAsked = [&](StringRef stage) {
-    if (options.emitMlirAfter == stage) {
-      OpPrintingFlags flags; // MLIR's --mlir-elide-* and friends, if given
-      if (options.elideLargeConstants)
-        flags.elideLargeElementsAttrs().elideLargeResourceString();
-      module.print(llvm::outs(), flags);
-      llvm::outs() << "\n";
-      return true;
-    }
+  // Imported again after an attempt: for the next one.
+  std::string again = attempts ? llvm::formatv("again for try {0}", attempts + 1).str() : "";
+  finishStage("import", module, again);
+  if (dumpIfAsked("import", module))
     return false;
-  };
-  if (dumpIfAsked("import"))
-    return Object{};
+  Misfit misfit = Misfit::None;
+  if (llvm::Error e = runStage("canonicalize", options, module, misfit))
+    return std::move(e);
+  finishStage("canonicalize", module, again);
+  module.walk([&](onnx::ConvOp conv) {
+    if (auto pixels = conv->getAttrOfType<IntegerAttr>(onnx::kPackedPixelsAttr))
+      packed.push_back(Object{{"node", nodeName(conv.getLoc())}, {"pixels", pixels.getInt()}});
+  });
+  if (dumpIfAsked("canonicalize", module))
+    return false;
+  canonical.emplace(std::move(*imported));
+  return true;
+}
 
+llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
+                                            std::chrono::steady_clock::time_point started,
+                                            Misfit &misfit) {
+  ++attempts;
+  diagnostics.clear();
+  reportedError = false;
+  OwningOpRef<ModuleOp> owned = canonical->clone();
+  ModuleOp module = *owned;
+  // Each attempt's stages say which attempt they belong to, and what it
+  // tried, once there is more than one: "try 2, 89%" (of the crossbars for
+  // the weights and their copies).
+  std::string tried = llvm::formatv("try {0}, {1:f0}%{2}", attempts, 100 * fitting.copyBudget,
+                                    fitting.interleaveRows == options.interleaveRows
+                                        ? ""
+                                        : ", consecutive rows");
+  std::string note = attempts > 1 ? tried : "";
+  size_t firstOfAttempt = stages.size();
   Object report;
-  Array packed; // the convolutions onnx-pack-pixels made
-  for (StringRef stage : stageNames().drop_front().drop_back()) {
-    stageStart = std::chrono::steady_clock::now();
-    // Once the IR is per-core programs, bufferization and the verifier run
-    // core by core in parallel (and the communication order's simulations);
-    // before, the context's locks cost more than threads gain.
-    bool perCore = stage == "communication" || stage == "spatial-to-pim" ||
-                   stage == "bufferize" || stage == "plan-memory";
-    context.disableMultithreading(!perCore);
-    PassManager pm(&context);
-    // MLIR's pass manager flags (--mlir-print-ir-after-all, ...), if given.
-    (void)applyPassManagerCLOptions(pm);
-    TimingScope stageTiming = timingRoot.nest(stage);
-    if (stageTimers.isEnabled())
-      pm.enableTiming(stageTiming);
-    addStagePasses(pm, stage, options);
-    if (failed(pm.run(module))) {
-      if (module->hasAttr(spat::kOutOfCrossbarsAttr))
-        misfit = Misfit::Crossbars;
-      else if (stage == "plan-memory" && module->hasAttr(spat::kInterleavedRowsAttr))
-        misfit = Misfit::LocalMemory;
-      // Scheduling and memory planning fail only when the chip is too small;
-      // the stages before them, on what they cannot lower.
-      ErrorKind kind = ErrorKind::Internal;
-      if (stage == "peft" || stage == "plan-memory" ||
-          module->hasAttr(spat::kWeightsDoNotFitAttr))
-        kind = ErrorKind::DoesNotFit;
-      else if (stage == "canonicalize" || stage == "onnx-to-spatial")
-        kind = ErrorKind::UnsupportedModel;
-      return makeError(kind, "stage '" + stage + "' failed:\n" + diagnostics);
+  for (StringRef stage : stageNames().drop_front(2).drop_back()) {
+    if (llvm::Error e = runStage(stage, fitting, module, misfit)) {
+      // What the failed attempt took counts: a retry's time is the compile's.
+      finishStage(stage, module, tried + ", failed");
+      for (size_t i = firstOfAttempt; note.empty() && i + 1 < stages.size(); ++i) {
+        Object &entry = *stages[i].getAsObject();
+        entry["name"] = (*entry.getString("name") + " (" + tried + ")").str();
+      }
+      if (canonical->kept())
+        canonical->discard(module);
+      return std::move(e);
     }
-    recordStage(stage);
-    progress(stage, stages.size() - 1);
-    if (stage == "canonicalize")
-      module.walk([&](onnx::ConvOp conv) {
-        if (auto pixels = conv->getAttrOfType<IntegerAttr>(onnx::kPackedPixelsAttr))
-          packed.push_back(
-              Object{{"node", nodeName(conv.getLoc())}, {"pixels", pixels.getInt()}});
-      });
+    // The weights are placed: no copy budget is tried again. (A local
+    // memory overflow later starts over from the model.)
+    if (stage == "peft")
+      canonical->release(module);
+    finishStage(stage, module, note);
     if (stage == "merge") {
-      report["graph"] = graphStats(module, *arch);
-      (*report.getObject("graph"))["packed_convolutions"] = std::move(packed);
+      report["graph"] = graphStats(module, arch);
+      (*report.getObject("graph"))["packed_convolutions"] = Array(packed);
     }
     if (stage == "peft") {
-      report["schedule"] = scheduleStats(module, *arch);
-      (*report.getObject("schedule"))["copy_budget"] = options.copyBudget;
+      report["schedule"] = scheduleStats(module, arch);
+      (*report.getObject("schedule"))["copy_budget"] = fitting.copyBudget;
     }
-    if (dumpIfAsked(stage))
+    if (dumpIfAsked(stage, module))
       return Object{};
   }
 
@@ -533,13 +609,12 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   if (options.outputDir.empty())
     return fail("no output directory (-o)");
   llvm::Expected<CodeGenStats> code =
-      emitPimsimArtifacts(module, *arch, {options.outputDir, options.emitJson});
+      emitPimsimArtifacts(module, arch, {options.outputDir, options.emitJson});
   if (!code)
     return makeError(ErrorKind::Internal,
                      llvm::toString(code.takeError()) +
                          (diagnostics.empty() ? "" : "\n" + diagnostics));
-  recordStage("codegen");
-  progress("codegen", stages.size() - 1);
+  finishStage("codegen", module, note);
 
   CoreCodeStats total = code->total();
   int64_t maxInstructions = 0, maxCore = 0, coreMemory = 0, activeCores = 0;
@@ -564,17 +639,17 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   report["cores"] = std::move(cores);
   report["memory"] = Object{
       {"weights", code->weightCount},
-      {"weight_bytes_at_weight_bits", code->weightCount * arch->weightBits / 8},
+      {"weight_bytes_at_weight_bits", code->weightCount * arch.weightBits / 8},
       {"crossbars_used", total.crossbars},
-      {"crossbars_available", arch->coreCount * arch->matrix.xbarArrayCount},
+      {"crossbars_available", arch.coreCount * arch.matrix.xbarArrayCount},
       {"array_groups", total.groups},
       {"global_memory_bytes", code->globalMemoryBytes},
       {"max_core_memory_bytes", total.memoryBytes},
       {"core_memory_bytes", coreMemory},
       {"logical_cores", (int64_t)code->cores.size()},
       {"active_cores", activeCores},
-      {"physical_cores", arch->coreCount},
-      {"local_memory_bytes_per_core", arch->localMemory.memorySize}};
+      {"physical_cores", arch.coreCount},
+      {"local_memory_bytes_per_core", arch.localMemory.memorySize}};
   // When the chip finishes: the programs replayed with its timing model.
   std::vector<sim::NodeMarks> marks;
   for (CoreCodeStats &c : code->cores)
@@ -582,7 +657,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
   if (llvm::Error e = writeNodeMarks(options.outputDir, code->nodes, marks))
     return std::move(e);
   llvm::Expected<sim::Timing> timing =
-      sim::replayTiming(options.outputDir, *arch, &marks, code->nodes.size());
+      sim::replayTiming(options.outputDir, arch, &marks, code->nodes.size());
   if (!timing)
     return fail("the timing replay of the program failed: " +
                 llvm::toString(timing.takeError()));
@@ -598,7 +673,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     // 2.69), and its programs are short.
     int64_t replayRounds = options.plan == CompileOptions::Plan::WholeChip ? 4 : 8;
     llvm::Expected<sim::Timing> looping = sim::replayTiming(
-        options.outputDir, *arch, &marks, code->nodes.size(), replayRounds);
+        options.outputDir, arch, &marks, code->nodes.size(), replayRounds);
     if (!looping)
       return fail("the timing replay of the looping programs failed: " +
                   llvm::toString(looping.takeError()));
@@ -623,7 +698,7 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     return std::move(e);
   report["pimc"] = pimcVersion();
   report["model"] = options.modelPath;
-  report["arch"] = arch->path.empty() ? "built-in chip-144" : arch->path;
+  report["arch"] = arch.path.empty() ? "built-in chip-144" : arch.path;
   report["compiler"] = Object{{"wall_seconds", secondsSince(started)},
                               {"peak_rss_bytes", peakRssBytes()},
                               {"stages", std::move(stages)}};
@@ -633,8 +708,8 @@ static llvm::Expected<Object> compileOnce(const CompileOptions &options,
     return std::move(e);
   if (options.keepIrAtExit) {
     // The process ends next: tearing down the IR would only cost time.
-    (void)imported->release();
-    (void)contextOwner.release();
+    (void)owned.release();
+    (void)context.release();
   }
   return report;
 }
@@ -647,12 +722,25 @@ SimulatedTime pimc::throughputSimTime(double latencyNs, double roundNs) {
           1 + static_cast<int64_t>(std::floor((simTimeMs * 1e6 - latencyNs) / roundNs))};
 }
 
-/// compileOnce, with fewer weight copies while they do not fit the cores,
-/// and with runs of consecutive rows on each copy when dealing the rows out
-/// overflows a core's local memory.
+/// The model imported and canonicalized, then the later stages with fewer
+/// weight copies while they do not fit the cores, and with runs of
+/// consecutive rows on each copy when dealing the rows out overflows a
+/// core's local memory.
 static llvm::Expected<Object> compilePlan(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
   auto started = std::chrono::steady_clock::now();
+  if (!options.emitMlirAfter.empty() &&
+      !llvm::is_contained(stageNames(), options.emitMlirAfter))
+    return makeError(ErrorKind::Usage, "unknown stage '" + options.emitMlirAfter +
+                                           "' (stages: " + llvm::join(stageNames(), ", ") +
+                                           ")");
+  llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
+  if (!arch)
+    return withKind(arch.takeError(), ErrorKind::InvalidInput);
+  auto compilation = std::make_unique<Compilation>(options, *arch);
+  llvm::Expected<bool> prepared = compilation->prepare(preloaded);
+  if (!prepared || !*prepared)
+    return prepared ? llvm::Expected<Object>(Object{}) : prepared.takeError();
   CompileOptions fitting = options;
   // A share of the crossbars less each time, doubling from 1%: a budget
   // fails by fragmenting the cores' last few crossbars, so the first steps
@@ -661,8 +749,17 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
   // error to report.
   double step = 0.01;
   while (true) {
+    // Past scheduling the canonicalized model is gone: import it again.
+    if (!compilation->canRetry()) {
+      auto again = std::make_unique<Compilation>(options, *arch);
+      again->continueFrom(*compilation);
+      compilation.reset(); // its IR and weights go first
+      if (llvm::Expected<bool> prepared = again->prepare(preloaded); !prepared)
+        return prepared.takeError();
+      compilation = std::move(again);
+    }
     Misfit misfit = Misfit::None;
-    llvm::Expected<Object> report = compileOnce(fitting, preloaded, started, misfit);
+    llvm::Expected<Object> report = compilation->attempt(fitting, started, misfit);
     if (report)
       return report;
     if (misfit == Misfit::LocalMemory && fitting.interleaveRows) {

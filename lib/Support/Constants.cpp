@@ -5,6 +5,8 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace pimc;
@@ -73,11 +75,12 @@ ElementsAttr pimc::viewFloatConstant(RankedTensorType type,
   return DenseResourceElementsAttr::get(type, blobName(name), std::move(blob));
 }
 
+static DialectResourceBlobManager::BlobEntry *entryOf(Attribute attr) {
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  return resource ? resource.getRawHandle().getResource() : nullptr;
+}
+
 void ConstantDataReleaser::notifyOperationErased(Operation *op) {
-  auto entryOf = [](Attribute attr) -> DialectResourceBlobManager::BlobEntry * {
-    auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
-    return resource ? resource.getRawHandle().getResource() : nullptr;
-  };
   for (NamedAttribute attr : op->getAttrs()) {
     DialectResourceBlobManager::BlobEntry *entry = entryOf(attr.getValue());
     if (!entry || !entry->getBlob())
@@ -100,4 +103,95 @@ LogicalResult pimc::applyPatternsReleasingConstants(Operation *root,
   ConstantDataReleaser releaser(root);
   config.listener = &releaser;
   return applyPatternsAndFoldGreedily(root, std::move(patterns), config);
+}
+
+/// Whether `entry` has data: a released one holds an empty blob.
+static bool hasData(const DialectResourceBlobManager::BlobEntry *entry) {
+  return entry->getBlob() && !entry->getBlob()->getData().empty();
+}
+
+/// The resource entries the ops under `root` hold, with data.
+static llvm::SetVector<DialectResourceBlobManager::BlobEntry *> heldEntries(Operation *root) {
+  llvm::SetVector<DialectResourceBlobManager::BlobEntry *> held;
+  auto hold = [&](Attribute attr) {
+    if (DialectResourceBlobManager::BlobEntry *entry = entryOf(attr); entry && hasData(entry))
+      held.insert(entry);
+  };
+  // Attribute by attribute: a dictionary of an op's properties would be
+  // built for every op.
+  root->walk([&](Operation *op) {
+    if (std::optional<RegisteredOperationName> name = op->getRegisteredInfo())
+      for (StringAttr attrName : name->getAttributeNames())
+        if (std::optional<Attribute> attr = op->getInherentAttr(attrName); attr && *attr)
+          hold(*attr);
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      hold(attr.getValue());
+  });
+  return held;
+}
+
+static AsmResourceBlob viewOf(const AsmResourceBlob &blob) {
+  return UnmanagedAsmResourceBlob::allocateWithAlign(blob.getData(), blob.getDataAlignment(),
+                                                     {}, blob.isMutable());
+}
+
+KeptModule::KeptModule(OwningOpRef<ModuleOp> kept) : module(std::move(kept)) {
+  for (DialectResourceBlobManager::BlobEntry *entry : heldEntries(module->getOperation())) {
+    AsmResourceBlob data = std::move(*entry->getBlob());
+    entry->setBlob(viewOf(data));
+    entries.push_back({entry, std::move(data)});
+  }
+}
+
+KeptModule::~KeptModule() {
+  // Whatever holds the entries then, the data stays with them.
+  for (Entry &e : entries)
+    e.entry->setBlob(std::move(e.data));
+}
+
+/// Orders the uses of `copy` as those of `original` are ordered, the users
+/// mapped by `mapping`: patterns that take the first fitting user of a
+/// value then choose as they would on the original.
+static void orderUsesAs(Value original, Value copy, IRMapping &mapping) {
+  llvm::DenseMap<std::pair<Operation *, unsigned>, unsigned> position;
+  for (OpOperand &use : original.getUses())
+    position[{mapping.lookup(use.getOwner()), use.getOperandNumber()}] = position.size();
+  if (position.size() < 2)
+    return;
+  SmallVector<unsigned> indices;
+  for (OpOperand &use : copy.getUses())
+    indices.push_back(position.lookup({use.getOwner(), use.getOperandNumber()}));
+  copy.shuffleUseList(indices);
+}
+
+OwningOpRef<ModuleOp> KeptModule::clone() {
+  assert(module && "the kept module was released");
+  for (Entry &e : entries)
+    if (!hasData(e.entry))
+      e.entry->setBlob(viewOf(e.data));
+  IRMapping mapping;
+  OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->getOperation()->clone(mapping));
+  module->walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      orderUsesAs(result, mapping.lookup(result), mapping);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          orderUsesAs(argument, mapping.lookup(argument), mapping);
+  });
+  return copy;
+}
+
+void KeptModule::discard(ModuleOp run) {
+  // The kept entries are viewed again by the next clone.
+  for (DialectResourceBlobManager::BlobEntry *entry : heldEntries(run))
+    entry->setBlob(AsmResourceBlob());
+}
+
+void KeptModule::release(ModuleOp run) {
+  llvm::SetVector<DialectResourceBlobManager::BlobEntry *> held = heldEntries(run);
+  module = nullptr;
+  for (Entry &e : entries)
+    e.entry->setBlob(held.contains(e.entry) ? std::move(e.data) : AsmResourceBlob());
+  entries.clear();
 }

@@ -4,10 +4,34 @@
 
 include "mlir/Pass/PassBase.td"
 
+def OnnxPlanWindows : Pass<"onnx-plan-windows", "::mlir::ModuleOp"> {
+  let summary = "Stage 1b: plan the bands of every convolution and pooling";
+  let description = [{
+    Decides how many bands of output rows (or of parts of rows) each
+    convolution and pooling is cut into, every band with its own copy of the
+    weights, from the architecture and the cost model (pimc::plan::planBands
+    on the layers' shapes), and writes the plan as a #spat.bands on each of
+    them and a #spat.band_plan on the module, which convert-onnx-to-spatial
+    reads.
+  }];
+  let options = [
+    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
+           "pimsim-nn architecture file (empty: the built-in chip-144)">,
+    Option<"throughput", "throughput", "bool", /*default=*/"false",
+           "programs that loop: the cores go to the slowest layer, a band at "
+           "a time (else the crossbars to the copies that shorten one "
+           "inference most)">,
+    Option<"copyBudget", "copy-budget", "double", /*default=*/"0.9",
+           "the share of the chip's crossbars weights and their copies may take">,
+  ];
+  let dependentDialects = ["::pimc::spat::SpatDialect"];
+}
+
 def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
   let summary = "Stage 2: ONNX operators to spatial computes";
   let description = [{
-    One pattern per operator. A weight matrix is cut into tiles of at most
+    One pattern per operator; convolutions and pooling are cut into the
+    bands onnx-plan-windows planned. A weight matrix is cut into tiles of at most
     one crossbar's rows and one array group's columns; every tile is owned by
     a compute that multiplies its slice of the input, and the partial sums of
     a column block are reduced (with the bias) by one more compute. Rows of a
@@ -20,8 +44,6 @@ def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
     Option<"throughput", "throughput", "bool", /*default=*/"false",
            "programs that loop: a band's row tiles stay in one compute (the "
            "round is bound by all the work and transfers, not by one band)">,
-    Option<"copyBudget", "copy-budget", "double", /*default=*/"0.9",
-           "the share of the chip's crossbars weights and their copies may take">,
     Option<"evenSplits", "even-splits", "bool", /*default=*/"false",
            "bands of whole rows share a layer's rows out evenly (as many "
            "bands, none longer) rather than leaving a short last band, and "

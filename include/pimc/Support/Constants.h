@@ -10,7 +10,10 @@
 #define PIMC_SUPPORT_CONSTANTS_H
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -69,6 +72,36 @@ private:
 mlir::LogicalResult applyPatternsReleasingConstants(mlir::Operation *root,
                                                     mlir::RewritePatternSet &&patterns,
                                                     mlir::GreedyRewriteConfig config = {});
+
+/// A module kept to be cloned for runs that rewrite their clone. A run
+/// frees the data of the constants it rewrites (ConstantDataReleaser), which
+/// the kept module still holds: the data moves here, and the resource
+/// entries only view it while the module is kept. Clones share the data;
+/// nothing is copied.
+class KeptModule {
+public:
+  explicit KeptModule(mlir::OwningOpRef<mlir::ModuleOp> module);
+  KeptModule(const KeptModule &) = delete;
+  KeptModule &operator=(const KeptModule &) = delete;
+  ~KeptModule();
+
+  /// A clone of the kept module, its constants' data viewed again.
+  mlir::OwningOpRef<mlir::ModuleOp> clone();
+  /// A run that failed: frees the data of the constants it made.
+  void discard(mlir::ModuleOp run);
+  /// No more clones: the kept module goes, and the data of its constants
+  /// with it unless `run` still holds them.
+  void release(mlir::ModuleOp run);
+  bool kept() const { return bool(module); }
+
+private:
+  struct Entry {
+    mlir::DialectResourceBlobManager::BlobEntry *entry;
+    mlir::AsmResourceBlob data;
+  };
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::vector<Entry> entries;
+};
 
 } // namespace pimc
 

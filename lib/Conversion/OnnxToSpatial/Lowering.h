@@ -44,17 +44,10 @@ struct LoweringContext {
   const Arch &arch;
   mlir::SymbolTable &symbols;
   mlir::ModuleOp module;
-  /// The planned number of bands (copies of its weights) of each window
-  /// operation; at least one.
-  llvm::DenseMap<mlir::Operation *, int64_t> bands;
-  /// The time of the slowest planned band (0 when there is none).
-  double bandNs = 0;
   /// Whether the programs run one inference as fast as it can go (latency
   /// mode: a band's row tiles may spread over several computes) or loop as
   /// a pipeline (throughput mode).
   bool oneInference = true;
-  /// The share of the chip's crossbars weights and their copies may take.
-  double copyBudget = 0.9;
   /// Bands of whole rows share the rows out evenly rather than leaving the
   /// rest to a short last band, and the computes of a copy larger than a
   /// core share its row tiles out evenly.
@@ -80,7 +73,15 @@ struct LoweringContext {
   /// inference the layer after such work (pooling, the model input's
   /// transpose) waits for its pieces, row by row, so they are cut sixteen
   /// times finer.
-  double weightlessNs() const { return oneInference ? bandNs / 16 : bandNs; }
+  double weightlessNs() const {
+    return oneInference ? slowestBandNs() / 16 : slowestBandNs();
+  }
+  /// The time of the slowest planned band (0 when there is none).
+  double slowestBandNs() const {
+    return module->getAttrOfType<spat::BandPlanAttr>(spat::kBandPlanAttr)
+        .getSlowestNs()
+        .getValueAsDouble();
+  }
 
   /// A new constant global holding `value`.
   spat::GlobalOp addGlobal(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
@@ -133,16 +134,9 @@ mlir::Value sumTree(mlir::ConversionPatternRewriter &rewriter, mlir::Location lo
                     const LoweringContext &lowering, llvm::ArrayRef<mlir::Value> terms,
                     std::optional<RowOperand> bias, mlir::RankedTensorType type);
 
-/// How many bands of output rows (or of parts of rows) each convolution and
-/// pooling of `module` is cut into (LoweringContext::bands and bandNs).
-/// Every band holds its own copy of the weights, so bands run on different
-/// cores at once. For one inference, the free crossbars of the chip go to
-/// the copies that shorten it most (layers run one after another, so the sum
-/// over layers of a band's time is what is minimized); copies are counted by
-/// their crossbars; when they do not pack onto the cores, scheduling says so
-/// and the driver plans for fewer. For a pipeline, the cores of the chip go
-/// to the slowest layer, a band at a time.
-void planWindowBands(mlir::ModuleOp module, LoweringContext &lowering);
+/// One input channel per group and one output channel: a product per
+/// channel, on the vector unit.
+bool isDepthwise(onnx::ConvOp conv);
 
 /// For a pipeline of layer stages: a sum whose operands come from layers
 /// two stages apart (a residual connection) would have the earlier stage

@@ -635,7 +635,7 @@ struct LowerTranspose : public LoweringPattern<onnx::TransposeOp> {
     // reading only its slice of the input, so that the chunks run on
     // several cores.
     int64_t chunks = 1;
-    if (lanes > 1 && lowering.bandNs > 0) {
+    if (lanes > 1 && lowering.slowestBandNs() > 0) {
       CostModel cost(lowering.arch);
       double ns = lanes * cost.vectorNs(1, count);
       chunks = std::clamp<int64_t>(std::ceil(ns / lowering.weightlessNs()), 1, laneDims[0]);
@@ -751,12 +751,22 @@ struct ConvertOnnxToSpatialPass
     if (!arch)
       return signalPassFailure();
     SymbolTable symbols(module);
-    LoweringContext lowering{*arch, symbols, module, llvm::DenseMap<Operation *, int64_t>()};
+    // The lowering only reads the band plan.
+    bool planned = isa_and_nonnull<BandPlanAttr>(module->getAttr(kBandPlanAttr));
+    module.walk([&](Operation *op) {
+      if (isa<onnx::ConvOp, onnx::MaxPoolOp, onnx::AveragePoolOp>(op) &&
+          !isa_and_nonnull<BandsAttr>(op->getAttr(kBandsAttr)))
+        planned = false;
+    });
+    if (!planned) {
+      module.emitError("the convolutions and pooling have no band plan (run "
+                       "onnx-plan-windows first)");
+      return signalPassFailure();
+    }
+    LoweringContext lowering{*arch, symbols, module};
     lowering.oneInference = !throughput;
-    lowering.copyBudget = copyBudget;
     lowering.evenSplits = evenSplits;
     lowering.interleaveRows = interleaveRows;
-    planWindowBands(module, lowering);
     planPassThroughs(module, lowering);
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);

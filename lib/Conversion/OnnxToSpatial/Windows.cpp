@@ -32,6 +32,12 @@ using namespace pimc;
 using namespace pimc::spat;
 using namespace pimc::lowering;
 
+/// The bands onnx-plan-windows planned for `op` (convert-onnx-to-spatial
+/// checked that it did).
+static int64_t plannedBands(Operation *op) {
+  return op->getAttrOfType<BandsAttr>(kBandsAttr).getCount();
+}
+
 namespace {
 
 /// The geometry of a channels-last window operation of batch 1.
@@ -568,7 +574,7 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
       mvmsPerPixel = group * tiling.rowTiles * tiling.blocks;
     }
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, outChannels, lowering.arch,
-                                      lowering.bands.lookup(op), lowering.evenSplits,
+                                      plannedBands(op), lowering.evenSplits,
                                       lowering.oneInference, mvmsPerPixel,
                                       lowering.interleaveRows, &lowering.rowsInterleaved);
     Value biasValue =
@@ -655,12 +661,6 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
   }
 };
 
-/// The most parts a band cuts one output row into. Halves of rows shorten
-/// one inference by 9 to 20% on the benchmark models where crossbars are
-/// left for the copies; quarters were slower on two of them and cost twice
-/// the compile time.
-constexpr int64_t kMaxRowParts = 2;
-
 /// The smallest value lldi can write: the padding of max pooling.
 constexpr float kMaxPoolPad = -2147483648.0f;
 
@@ -686,7 +686,7 @@ struct LowerPool : public LoweringPattern<PoolOp> {
     int64_t channels = w.channels, positions = w.kernelPositions();
     Value padded = paddedInput(rewriter, loc, adaptor.getX(), w, isMax ? kMaxPoolPad : 0.0f);
     std::vector<Band> bands = bandsOf(rewriter, loc, padded, w, channels, lowering.arch,
-                                      lowering.bands.lookup(op), lowering.evenSplits);
+                                      plannedBands(op), lowering.evenSplits);
     std::string name = nameOf(op, "pool");
 
     SmallVector<Value> bandResults;
@@ -832,190 +832,9 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
 };
 } // namespace
 
-/// One input channel per group and one output channel: a product per
-/// channel, on the vector unit.
-static bool isDepthwise(onnx::ConvOp conv) {
+bool lowering::isDepthwise(onnx::ConvOp conv) {
   auto w = cast<RankedTensorType>(conv.getW().getType());
   return w.getDimSize(1) == 1 && w.getDimSize(0) == conv.getGroup();
-}
-
-void lowering::planWindowBands(ModuleOp module, LoweringContext &lowering) {
-  const Arch &arch = lowering.arch;
-  CostModel cost(arch);
-  int64_t perCore = arch.matrix.xbarArrayCount;
-  struct Layer {
-    Operation *op;
-    double work = 0; // ns of all output pixels on one core
-    int64_t crossbars = 0, bands = 1;
-    // Output rows, positions in a row, and the most parts a row is cut into.
-    int64_t rows = 1, cols = 1, maxParts = 1;
-    /// What bandsOf makes of `planned` bands: bands of whole rows, as many
-    /// as a band's rows allow, or every row cut into the same number of
-    /// parts.
-    int64_t actual(int64_t planned) const {
-      if (planned <= rows)
-        return llvm::divideCeilSigned(rows, llvm::divideCeilSigned(rows, planned));
-      return rows * std::min(maxParts, llvm::divideCeilSigned(planned, rows));
-    }
-    double bandNs(int64_t count) const {
-      if (count <= rows)
-        return work * llvm::divideCeilSigned(rows, count) / rows;
-      return work / rows * llvm::divideCeilSigned(cols, count / rows) / cols;
-    }
-    double bandNs() const { return bandNs(bands); }
-    /// The cores one copy spans, and a band's time on each of them.
-    int64_t copyCores(int64_t perCore) const {
-      return std::max<int64_t>(1, llvm::divideCeilSigned(crossbars, perCore));
-    }
-    double coreNs(int64_t perCore) const { return bandNs() / copyCores(perCore); }
-    /// The fewest bands beyond `bands` that make a band shorter, or 0.
-    int64_t next() const {
-      if (bands < rows)
-        return llvm::divideCeilSigned(rows, llvm::divideCeilSigned(rows, bands) - 1);
-      for (int64_t parts = bands / rows + 1; parts <= maxParts; ++parts)
-        if (llvm::divideCeilSigned(cols, parts) < llvm::divideCeilSigned(cols, bands / rows))
-          return rows * parts;
-      return 0;
-    }
-  };
-  std::vector<Layer> layers;
-  module.walk([&](Operation *op) {
-    if (!isa<onnx::ConvOp, onnx::MaxPoolOp, onnx::AveragePoolOp>(op))
-      return;
-    auto x = cast<RankedTensorType>(op->getOperand(0).getType());
-    auto y = cast<RankedTensorType>(op->getResult(0).getType());
-    if (x.getRank() < 3 || y.getRank() != x.getRank())
-      return;
-    int64_t pixels = y.getNumElements() / y.getShape().back();
-    int64_t channels = x.getShape().back();
-    Layer layer{op};
-    layer.rows = y.getDimSize(1);
-    if (y.getRank() >= 4) {
-      layer.cols = y.getDimSize(2);
-      layer.maxParts = std::min<int64_t>(layer.cols, kMaxRowParts);
-    }
-    if (auto conv = dyn_cast<onnx::ConvOp>(op)) {
-      auto wType = cast<RankedTensorType>(conv.getW().getType());
-      int64_t positions = wType.getNumElements() / (wType.getDimSize(0) * wType.getDimSize(1));
-      int64_t group = conv.getGroup(), cg = wType.getDimSize(1);
-      int64_t og = wType.getDimSize(0) / group;
-      double pixelNs = 0;
-      if (isDepthwise(conv)) {
-        pixelNs = positions * 2 * cost.vectorNs(2, channels);
-      } else {
-        DenseTiling tiling = denseTiling(arch, positions * cg, og);
-        int64_t rows = arch.matrix.xbarRows * arch.inputBytes();
-        for (int64_t c = 0; c < tiling.blocks; ++c) {
-          int64_t cols = tiling.columns(c, og);
-          int64_t crossbars = tiling.crossbars(c, og);
-          layer.crossbars += group * tiling.rowTiles * crossbars;
-          // An mvm per row tile, its input gathered by a copy, and the sum
-          // of the partial products.
-          pixelNs += group * tiling.rowTiles *
-                     (cost.mvmNs(crossbars) + cost.localReadNs(rows) + cost.localWriteNs(rows) +
-                      cost.vectorNs(2, cols));
-        }
-      }
-      layer.work = pixels * pixelNs;
-      // When the programs loop, a core also spends every round on receiving
-      // its band's input and copying it into place, halo rows included
-      // (rounds 2 to 8% shorter on four of the six benchmark models).
-      if (!lowering.oneInference)
-        layer.work += cost.loopInputNs(x.getNumElements() * arch.inputBytes());
-    } else {
-      auto kernel = op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape");
-      int64_t positions = 1;
-      for (int64_t k : kernel ? kernel.asArrayRef() : ArrayRef<int64_t>())
-        positions *= k;
-      layer.work = pixels * positions * cost.vectorNs(2, channels);
-    }
-    layers.push_back(layer);
-  });
-
-  double budget = lowering.copyBudget * arch.coreCount * perCore, used = 0;
-  for (const Layer &layer : layers)
-    used += layer.crossbars;
-  // Matrix products are not replicated, but their tiles take crossbars too:
-  // one compute per row tile and column block.
-  int64_t matrixCores = 0;
-  module.walk([&](Operation *op) {
-    if (!isa<onnx::GemmOp, onnx::MatMulOp>(op))
-      return;
-    auto a = cast<RankedTensorType>(op->getOperand(0).getType());
-    auto y = cast<RankedTensorType>(op->getResult(0).getType());
-    if (a.getRank() < 1 || y.getRank() < 1)
-      return;
-    auto gemm = dyn_cast<onnx::GemmOp>(op);
-    int64_t k = gemm && gemm.getTransA() ? a.getDimSize(0) : a.getShape().back();
-    int64_t n = y.getShape().back();
-    DenseTiling tiling = denseTiling(arch, k, n);
-    int64_t crossbars = 0;
-    for (int64_t c = 0; c < tiling.blocks; ++c)
-      crossbars += tiling.rowTiles * tiling.crossbars(c, n);
-    used += crossbars;
-    matrixCores += llvm::divideCeilSigned(crossbars, perCore);
-  });
-  if (!lowering.oneInference) {
-    // Looping programs: the round is the most work a core has, and the
-    // bands of a layer run in parallel only on cores of their own (a copy
-    // of more than a core's crossbars spans several; pooling takes a core a
-    // band). So the slowest layer gets the next band, while the chip has
-    // cores for it.
-    int64_t cores = arch.coreCount - matrixCores;
-    for (const Layer &layer : layers)
-      cores -= layer.copyCores(perCore);
-    while (true) {
-      Layer *slowest = nullptr;
-      for (Layer &layer : layers)
-        if (!slowest || layer.coreNs(perCore) > slowest->coreNs(perCore))
-          slowest = &layer;
-      if (!slowest || !slowest->next())
-        break;
-      int64_t more = (slowest->next() - slowest->bands) * slowest->copyCores(perCore);
-      if (more > cores)
-        break;
-      cores -= more;
-      slowest->bands = slowest->next();
-    }
-  } else {
-    // One inference, by marginal analysis: the next copy goes where it
-    // saves the most time per crossbar, while the chip has crossbars for it.
-    auto gain = [&](const Layer &l) {
-      int64_t next = l.next();
-      return (l.bandNs() - l.bandNs(next)) / ((next - l.bands) * l.crossbars);
-    };
-    auto lower = [&](unsigned a, unsigned b) { return gain(layers[a]) < gain(layers[b]); };
-    std::priority_queue<unsigned, std::vector<unsigned>, decltype(lower)> next(lower);
-    for (unsigned i = 0; i < layers.size(); ++i)
-      if (layers[i].crossbars > 0 && layers[i].next())
-        next.push(i);
-    while (!next.empty() && used <= budget) {
-      unsigned i = next.top();
-      next.pop();
-      Layer &layer = layers[i];
-      int64_t more = layer.next() - layer.bands;
-      if (used + more * layer.crossbars > budget)
-        continue;
-      used += more * layer.crossbars;
-      layer.bands += more;
-      if (layer.next())
-        next.push(i);
-    }
-  }
-  double slowest = 0;
-  for (const Layer &layer : layers)
-    if (layer.crossbars > 0)
-      slowest = std::max(slowest,
-                         lowering.oneInference ? layer.bandNs() : layer.coreNs(perCore));
-  lowering.bandNs = slowest;
-  // Work without weights is cut into computes of weightlessNs().
-  for (Layer &layer : layers) {
-    if (layer.crossbars == 0 && slowest > 0 && lowering.oneInference)
-      layer.bands = layer.actual(std::clamp<int64_t>(
-          std::ceil(layer.work / lowering.weightlessNs()), 1,
-          std::min(layer.rows * layer.maxParts, arch.coreCount)));
-    lowering.bands[layer.op] = layer.bands;
-  }
 }
 
 /// Work that takes a stage of its own in a pipeline: a product with a

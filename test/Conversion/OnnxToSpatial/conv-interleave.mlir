@@ -1,6 +1,6 @@
-// RUN: pimc-opt %s --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json copy-budget=0.25" | FileCheck %s --check-prefix=TURNS
-// RUN: pimc-opt %s --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json copy-budget=0.25 interleave-rows=false" | FileCheck %s --check-prefix=RUNS
-// RUN: pimc-opt %s --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json copy-budget=0.25 throughput=true" | FileCheck %s --check-prefix=PIPELINE
+// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json copy-budget=0.25" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=TURNS
+// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json copy-budget=0.25" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json interleave-rows=false" | FileCheck %s --check-prefix=RUNS
+// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json copy-budget=0.25 throughput=true" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=PIPELINE
 
 // A 3x3 conv of 2 channels has 18 weight rows, two row tiles of the tiny
 // chip's 16x16 crossbars; a quarter of its 16 crossbars holds two copies, so
@@ -10,7 +10,7 @@
 // next layer needs it for its second: row r on copy r mod 2.
 // The module says so, for the driver to compile again without it when a
 // core's local memory overflows.
-// TURNS: module attributes {spat.interleaved_rows}
+// TURNS: module attributes {{.*}}spat.interleaved_rows
 // TURNS-LABEL: func @interleaved
 // TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0:[0-9]+]] : i64}
 // TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1:[0-9]+]] : i64}

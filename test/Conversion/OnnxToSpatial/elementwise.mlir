@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --convert-onnx-to-spatial | FileCheck %s
+// RUN: pimc-opt %s --split-input-file --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s
 
 // Element-wise work has one lane per row of the last dimension; an operand
 // repeating one row is shared by the lanes.

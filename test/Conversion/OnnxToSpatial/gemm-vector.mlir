@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --convert-onnx-to-spatial | FileCheck %s
+// RUN: pimc-opt %s --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s
 
 // One row: single computes on 1-D slices. On the 144-core chip a whole
 // [200, 300] matrix is two row tiles of one column block (3 crossbars each).

@@ -50,6 +50,31 @@ def Spat_TileAttr : AttrDef<Spat_Dialect, "Tile"> {
 
 def Spat_TileArrayAttr : TypedArrayAttrBase<Spat_TileAttr, "array of tiles">;
 
+def Spat_BandsAttr : AttrDef<Spat_Dialect, "Bands"> {
+  let mnemonic = "bands";
+  let summary = "the bands a convolution or pooling is planned to be cut into";
+  let description = [{
+    Written by onnx-plan-windows on each convolution and pooling (as
+    `spat.bands`), read by ONNX-to-Spatial: `count` bands of output rows, or
+    of parts of rows, each with its own copy of the weights; a band takes
+    `ns` nanoseconds (as the cost model estimates it).
+  }];
+  let parameters = (ins "int64_t":$count, "::mlir::FloatAttr":$ns);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Spat_BandPlanAttr : AttrDef<Spat_Dialect, "BandPlan"> {
+  let mnemonic = "band_plan";
+  let summary = "what the band plan of a module settled for all its layers";
+  let description = [{
+    Written by onnx-plan-windows on the module (as `spat.band_plan`):
+    `slowest_ns` is the time of the slowest band of a layer with weights (0
+    when there is none), by which ONNX-to-Spatial cuts work without weights.
+  }];
+  let parameters = (ins "::mlir::FloatAttr":$slowest_ns);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Interfaces
 //===----------------------------------------------------------------------===//

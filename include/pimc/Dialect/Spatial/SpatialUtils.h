@@ -50,6 +50,10 @@ constexpr llvm::StringLiteral kWeightsDoNotFitAttr = "spat.weights_do_not_fit";
 /// Set on the module when some layer's rows went to its copies of the
 /// weights in turn (convert-onnx-to-spatial's interleave-rows).
 constexpr llvm::StringLiteral kInterleavedRowsAttr = "spat.interleaved_rows";
+/// The band plan (onnx-plan-windows): a BandsAttr on each convolution and
+/// pooling, a BandPlanAttr on the module.
+constexpr llvm::StringLiteral kBandsAttr = "spat.bands";
+constexpr llvm::StringLiteral kBandPlanAttr = "spat.band_plan";
 
 } // namespace pimc::spat
 

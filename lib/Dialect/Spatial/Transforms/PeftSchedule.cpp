@@ -21,6 +21,7 @@
 
 #include "pimc/Support/ArchOption.h"
 #include "pimc/Arch/CostModel.h"
+#include "pimc/Arch/CrossbarPacking.h"
 #include "pimc/Dialect/Spatial/CostAnalysis.h"
 #include "pimc/Dialect/Spatial/Fragments.h"
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
@@ -28,7 +29,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
-#include <map>
 #include <numeric>
 #include <queue>
 
@@ -62,14 +62,6 @@ struct Task {
   int64_t core = -1;
   double start = 0, finish = 0;
 };
-
-/// A large compute shares its core with no other large one. For one
-/// inference that is any of half a core's crossbars or more, which keeps
-/// such computes running in parallel; when the programs loop, a core's work
-/// is what counts, so only those that cannot share (more than half) are.
-bool isLarge(int64_t crossbars, int64_t perCore, bool looping) {
-  return looping ? 2 * crossbars > perCore : 2 * crossbars >= perCore;
-}
 
 /// The share of its stage's time a core may reach by taking work without
 /// weights beside its input (no transfer for it, and no core that gathers a
@@ -168,7 +160,7 @@ Stages pipelineStages(const std::vector<Task> &tasks, const Arch &arch) {
       }
     }
     costs[stage].push_back(taskNs(task));
-    if (isLarge(task.crossbars, perCore, /*looping=*/true))
+    if (CrossbarPacking::isLarge(task.crossbars, perCore, /*looping=*/true))
       ++largeTasks[stage];
     else
       smallCrossbars[stage] += task.crossbars;
@@ -341,61 +333,14 @@ struct SpatPeftSchedulePass
         return it != copyCore.end() && it->second == core ? 0 : task.crossbars;
       };
       // The crossbars of the computes that start a copy and are not placed
-      // yet, by size (largest first), and how many cores have each number of
-      // crossbars free: a placement should leave room for them all.
-      std::map<int64_t, int64_t, std::greater<>> unplaced;
+      // yet: a placement should leave room for them all. Placing by earliest
+      // finish alone fragments the crossbars (resnet18 at 90% of them in
+      // copies: 1752 free, at most 23 on a core, 24 needed).
+      CrossbarPacking packing(arch.coreCount, perCore, throughput);
       DenseSet<int64_t> copies;
       for (const Task &task : tasks)
         if (task.crossbars > 0 && (task.copy < 0 || copies.insert(task.copy).second))
-          ++unplaced[task.crossbars];
-      SmallVector<int64_t> coresWithFree(perCore + 1, 0);
-      coresWithFree[perCore] = arch.coreCount;
-      // Whether the unplaced computes fit once `crossbars` more are taken on
-      // `core`, packed best fit decreasing; `apart`: each large one on a core
-      // of its own first, the largest on the cores with the most free.
-      // Placing by earliest finish alone fragments the crossbars (resnet18 at
-      // 90% of them in copies: 1752 free, at most 23 on a core, 24 needed).
-      auto packs = [&](int64_t core, int64_t crossbars, bool apart) {
-        SmallVector<int64_t> open(coresWithFree), taken(perCore + 1, 0);
-        --open[freeCrossbars[core]];
-        ++open[freeCrossbars[core] - crossbars];
-        int64_t most = perCore;
-        for (auto [size, count] : unplaced) {
-          if (!apart || !isLarge(size, perCore, throughput))
-            continue;
-          for (int64_t left = count; left > 0;) {
-            while (most >= 0 && !open[most])
-              --most;
-            if (most < size)
-              return false;
-            int64_t k = std::min(left, open[most]);
-            open[most] -= k;
-            taken[most - size] += k;
-            left -= k;
-          }
-        }
-        for (int64_t f = 0; f <= perCore; ++f)
-          open[f] += taken[f];
-        for (auto [size, count] : unplaced) {
-          if (apart && isLarge(size, perCore, throughput))
-            continue;
-          for (int64_t left = count, f = size; left > 0;) {
-            while (f <= perCore && !open[f])
-              ++f;
-            if (f > perCore)
-              return false;
-            int64_t k = std::min(left, open[f]);
-            open[f] -= k;
-            open[f - size] += k;
-            left -= k;
-            f = size; // the cores just filled may fit best now
-          }
-        }
-        return true;
-      };
-      auto leavesRoom = [&](int64_t core, int64_t crossbars, bool apart) {
-        return packs(core, crossbars, true) || (!apart && packs(core, crossbars, false));
-      };
+          packing.addUnplaced(task.crossbars);
       for (unsigned t = 0; t < tasks.size(); ++t)
         if (!tasks[t].pendingPreds)
           ready.push(t);
@@ -406,8 +351,8 @@ struct SpatPeftSchedulePass
         Task &task = tasks[t];
         auto pinned = copyCore.find(task.copy);
         bool firstOfCopy = pinned == copyCore.end();
-        if (task.crossbars > 0 && firstOfCopy && --unplaced[task.crossbars] == 0)
-          unplaced.erase(task.crossbars);
+        if (task.crossbars > 0 && firstOfCopy)
+          packing.removeUnplaced(task.crossbars);
         struct Candidate {
           int64_t core;
           double start, finish;
@@ -478,10 +423,10 @@ struct SpatPeftSchedulePass
           // the earliest that leaves room at all, else the earliest.
           const Candidate *chosen = nullptr;
           for (bool apart : {true, false}) {
-            if (chosen || !leavesRoom(0, 0, apart))
+            if (chosen || !packing.leavesRoom(freeCrossbars[0], 0, apart))
               continue;
             for (const Candidate &c : candidates)
-              if (leavesRoom(c.core, needs(task, c.core), apart)) {
+              if (packing.leavesRoom(freeCrossbars[c.core], needs(task, c.core), apart)) {
                 chosen = &c;
                 break;
               }
@@ -522,9 +467,8 @@ struct SpatPeftSchedulePass
         task.core = best;
         task.start = bestStart;
         task.finish = bestFinish;
-        --coresWithFree[freeCrossbars[best]];
+        packing.take(freeCrossbars[best], needs(task, best));
         freeCrossbars[best] -= needs(task, best);
-        ++coresWithFree[freeCrossbars[best]];
         if (task.copy >= 0 && firstOfCopy)
           copyCore[task.copy] = best;
         coreFree[best] = bestFinish;
