@@ -636,7 +636,8 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
   }
 }
 
-llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
+/// compileModel, writing into options.outputDir as it is.
+static llvm::Expected<Object> compileInto(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
   using Plan = CompileOptions::Plan;
   if (!options.throughput || options.plan == Plan::WholeChip || !options.emitMlirAfter.empty())
@@ -684,7 +685,7 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
   size_t workers = std::clamp<size_t>(jobs, 1, candidates.size());
   auto compileCandidate = [&](size_t i) {
     CompileOptions &candidate = candidates[i];
-    candidate.outputDir = options.outputDir + ".candidate" + std::to_string(i);
+    candidate.outputDir = join(options.outputDir, "candidate" + std::to_string(i));
     candidate.progressLabel = describePlan(candidate);
     // Only the last compile's IR may stay allocated at exit, and only when
     // no other runs on after it.
@@ -752,6 +753,30 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     if (std::error_code ec = llvm::sys::fs::remove_directories(candidate.outputDir))
       return llvm::createStringError(ec, "cannot remove '" + candidate.outputDir + "'");
   if (llvm::Error e = writeJsonFile(options.outputDir, kReportFile, Object(report)))
+    return std::move(e);
+  return report;
+}
+
+llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
+                                          const frontend::Model *preloaded) {
+  if (!options.emitMlirAfter.empty() || options.outputDir.empty())
+    return compileInto(options, preloaded);
+  // Written into a directory of this run inside the output directory, and
+  // moved in when complete.
+  llvm::Expected<std::unique_ptr<OutputDirectory>> out = OutputDirectory::open(options.outputDir);
+  if (!out)
+    return out.takeError();
+  CompileOptions staged = options;
+  staged.outputDir = (*out)->staging().str();
+  llvm::Expected<Object> report = compileInto(staged, preloaded);
+  if (!report) {
+    // The files that failed are told by the names they would have had.
+    std::string message = llvm::toString(report.takeError());
+    for (size_t at; (at = message.find(staged.outputDir)) != std::string::npos;)
+      message.replace(at, staged.outputDir.size(), options.outputDir);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  }
+  if (llvm::Error e = (*out)->commit())
     return std::move(e);
   return report;
 }

@@ -22,6 +22,9 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 
+#include <cmath>
+#include <csignal>
+
 using namespace pimc;
 namespace cl = llvm::cl;
 
@@ -121,8 +124,11 @@ static std::optional<std::string> checkCompileOptions() {
     return "--plan=" + plan + " is not supported (plans: best, stages, whole-chip)";
   if (plan != "best" && mode != "throughput")
     return std::string("--plan applies to --mode=throughput only");
-  if (copyBudget <= 0 || copyBudget > 1)
+  // Written so that NaN fails too.
+  if (!(copyBudget > 0 && copyBudget <= 1))
     return std::string("--copy-budget takes a share of the crossbars in (0, 1]");
+  if (jobs.getNumOccurrences() && jobs == 0)
+    return std::string("--jobs takes at least 1");
   return std::nullopt;
 }
 
@@ -199,6 +205,9 @@ static int runSimulate() {
 static int runValidate() {
   if (std::optional<std::string> message = checkCompileOptions())
     return error(*message);
+  for (const cl::opt<double> *tolerance : {&relativeTolerance, &absoluteTolerance})
+    if (!(*tolerance >= 0 && std::isfinite(*tolerance)))
+      return error("--" + tolerance->ArgStr + " takes a finite number of at least 0");
   ValidateOptions options;
   options.throughput = mode == "throughput";
   options.plan = *planOption();
@@ -241,6 +250,9 @@ static int runCompare() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Past a file size limit, a write fails (and is reported) instead of
+  // killing pimc.
+  std::signal(SIGXFSZ, SIG_IGN);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions(pimcOptions);
