@@ -486,7 +486,7 @@ static llvm::Error loadWeights(llvm::StringRef directory, const Manifest &m, int
   if (needed) {
     // Mapped, not copied: the weights of a large model are most of its size.
     if (llvm::Error e = checkRegularFile(path))
-      return std::move(e);
+      return e;
     auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false,
                                               /*IsVolatile=*/false, llvm::Align(alignof(float)));
@@ -543,8 +543,9 @@ static llvm::Error placeInputs(llvm::StringRef directory, const Manifest &m,
         where.address / m.elementBytes > slots - where.numElements())
       return fail(formatv("input '{0}' at global address {1} does not fit the global memory",
                           where.name, where.address));
-    std::memcpy(global.get() + where.address / m.elementBytes, input.floats.data(),
-                input.floats.size() * sizeof(float));
+    // std::copy: an empty input's data may be null.
+    std::copy(input.floats.begin(), input.floats.end(),
+              global.get() + where.address / m.elementBytes);
   }
   return llvm::Error::success();
 }
