@@ -112,6 +112,11 @@ convertTensor(const onnx::TensorProto &proto,
                           tensor.name, have, count));
     return llvm::Error::success();
   };
+  // An empty tensor's buffers may be null, which memcpy may not be given.
+  auto copyRaw = [&](void *to, const char *from, size_t bytes) {
+    if (bytes)
+      std::memcpy(to, from, bytes);
+  };
   // Raw data is exactly the elements' bytes: a remainder would be read
   // past the values' buffer.
   auto checkRawBytes = [&](size_t elementBytes) -> llvm::Error {
@@ -136,7 +141,7 @@ convertTensor(const onnx::TensorProto &proto,
         tensor.owner = protoOwner;
       } else {
         std::vector<float> values(count);
-        std::memcpy(values.data(), raw.data(), count * sizeof(float));
+        copyRaw(values.data(), raw.data(), count * sizeof(float));
         tensor.setFloats(std::move(values));
       }
     } else {
@@ -154,7 +159,7 @@ convertTensor(const onnx::TensorProto &proto,
       if (llvm::Error e = checkRawBytes(sizeof(int64_t)))
         return std::move(e);
       tensor.ints.resize(count);
-      std::memcpy(tensor.ints.data(), raw.data(), count * sizeof(int64_t));
+      copyRaw(tensor.ints.data(), raw.data(), count * sizeof(int64_t));
     } else {
       if (llvm::Error e = checkCount(proto.int64_data_size()))
         return std::move(e);
@@ -167,7 +172,7 @@ convertTensor(const onnx::TensorProto &proto,
       if (llvm::Error e = checkRawBytes(sizeof(int32_t)))
         return std::move(e);
       std::vector<int32_t> values(count);
-      std::memcpy(values.data(), raw.data(), count * sizeof(int32_t));
+      copyRaw(values.data(), raw.data(), count * sizeof(int32_t));
       tensor.ints.assign(values.begin(), values.end());
     } else {
       if (llvm::Error e = checkCount(proto.int32_data_size()))
