@@ -741,6 +741,18 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
   }
   if (llvm::Error e = checkAttributes(proto.graph(), path))
     return std::move(e);
+  // Shape inference loops over a padded dimension's length (auto_pad): a
+  // graph input's shape is bounded before it runs.
+  for (const onnx::ValueInfoProto &input : proto.graph().input()) {
+    std::vector<int64_t> dims;
+    for (const auto &dim : input.type().tensor_type().shape().dim())
+      if (dim.has_dim_value())
+        dims.push_back(dim.dim_value());
+    if (!boundedProduct(dims))
+      return fail(formatv("graph input '{0}' has a negative dimension or more than {1} "
+                          "elements",
+                          input.name(), kMaxTensorElements));
+  }
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
                                         /*data_prop=*/true);

@@ -119,6 +119,12 @@ def main():
         "input_dims_wrap": lambda: relu([1 << 32, 1 << 32]),
         "input_dims_huge": lambda: relu([1, 1 << 40]),
         "input_dims_zero": lambda: relu([1, 0]),
+        # ONNX shape inference loops over the length of a SAME-padded dimension.
+        "autopad_huge": lambda: model(
+            [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", kernel_shape=[3, 3],
+                              auto_pad="SAME_UPPER")],
+            [tensor("x", [1, 4, 1 << 40, 5])], [tensor("y", [1, 4, 1 << 40, 5])],
+            [weights("w", [4, 4, 3, 3])]),
     }
     onnx.save(cases[case](), out)
 
