@@ -1,14 +1,30 @@
 //===- Arch.cpp - the architecture description ----------------------------===//
 
 #include "pimc/Arch/Arch.h"
+#include "pimc/Support/InputLimits.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cmath>
+
 using namespace pimc;
 using llvm::json::Object;
+
+namespace {
+/// The values a field may take. The default bounds keep every product pimc
+/// forms of two or three fields (crossbar cells of a chip, bytes of its
+/// memories) within 64 bits.
+struct Range {
+  int64_t min = 0, max = (int64_t(1) << 31) - 1;
+};
+constexpr int64_t kMaxCores = 4096;
+constexpr int64_t kMaxCrossbarSide = 4096;
+/// Bytes: pimc's simulator allocates each core's local memory.
+constexpr int64_t kMaxMemoryBytes = int64_t(1) << 30;
+} // namespace
 
 namespace {
 /// Reads typed fields of one JSON object, keeping the default of a missing
@@ -18,21 +34,52 @@ public:
   FieldReader(const Object *object, std::string path, std::string &error)
       : object(object), path(std::move(path)), error(error) {}
 
-  template <typename T> void number(llvm::StringRef key, T &out) {
+  template <typename T> void number(llvm::StringRef key, T &out, Range range = {}) {
     if (!object || !error.empty())
       return;
     const llvm::json::Value *value = object->get(key);
     if (!value)
       return;
-    if (auto number = value->getAsNumber()) {
-      out = static_cast<T>(*number);
-      return;
-    }
     if (auto flag = value->getAsBoolean()) {
       out = static_cast<T>(*flag);
       return;
     }
-    error = llvm::formatv("'{0}.{1}' must be a number", path, key);
+    std::optional<double> number = value->getAsNumber();
+    if (!number) {
+      error = llvm::formatv("'{0}.{1}' must be a number", path, key);
+      return;
+    }
+    if constexpr (std::is_integral_v<T>) {
+      if (!value->getAsInteger()) {
+        error = llvm::formatv("'{0}.{1}' must be an integer", path, key);
+        return;
+      }
+    }
+    // Checked before the conversion, which is undefined out of range.
+    if (!std::isfinite(*number) || *number < double(range.min) ||
+        *number > double(range.max)) {
+      error = llvm::formatv("'{0}.{1}' must be a number from {2} to {3}, not {4}", path, key,
+                            range.min, range.max, *value);
+      return;
+    }
+    out = static_cast<T>(*number);
+  }
+
+  /// A field that must be an array of `count` integers in `range`.
+  void integers(llvm::StringRef key, llvm::MutableArrayRef<int64_t *> out, Range range = {}) {
+    if (!object || !error.empty() || !object->get(key))
+      return;
+    const llvm::json::Array *array = object->getArray(key);
+    bool ok = array && array->size() == out.size();
+    for (size_t i = 0; ok && i < out.size(); ++i) {
+      std::optional<int64_t> v = (*array)[i].getAsInteger();
+      ok = v && *v >= range.min && *v <= range.max;
+      if (ok)
+        *out[i] = *v;
+    }
+    if (!ok)
+      error = llvm::formatv("'{0}.{1}' must be an array of {2} integers from {3} to {4}", path,
+                            key, out.size(), range.min, range.max);
   }
 
   void string(llvm::StringRef key, std::string &out) {
@@ -64,14 +111,14 @@ private:
 } // namespace
 
 static void readMemory(FieldReader reader, MemoryConfig &memory) {
-  reader.number("data_width", memory.dataWidth);
+  reader.number("data_width", memory.dataWidth, {0, 1 << 16});
   reader.number("period", memory.period);
   reader.number("read_latency_cycle", memory.readLatencyCycle);
   reader.number("write_latency_cycle", memory.writeLatencyCycle);
   reader.number("read_dynamic_energy", memory.readDynamicEnergy);
   reader.number("write_dynamic_energy", memory.writeDynamicEnergy);
   reader.number("static_power", memory.staticPower);
-  reader.number("memory_size", memory.memorySize);
+  reader.number("memory_size", memory.memorySize, {0, kMaxMemoryBytes});
 }
 
 static llvm::Error invalid(llvm::StringRef name, const llvm::Twine &message) {
@@ -79,9 +126,11 @@ static llvm::Error invalid(llvm::StringRef name, const llvm::Twine &message) {
                                  "architecture '" + name + "': " + message);
 }
 
-/// Reads the network file: {"latency": {src: {dst: ns}}, "energy": ...}.
+/// Reads the network file: {"latency": {src: {dst: ns}}, "energy": ...},
+/// with a row for every core and the global memory, each with an entry for
+/// every other node.
 static llvm::Error readNetwork(const llvm::json::Object &network, Arch &arch,
-                               llvm::StringRef name) {
+                               llvm::StringRef name, llvm::StringRef networkPath) {
   int64_t nodes = arch.coreCount + 1;
   arch.nocLatency.assign(nodes * nodes, 0);
   arch.nocEnergy.assign(nodes * nodes, 0);
@@ -97,7 +146,9 @@ static llvm::Error readNetwork(const llvm::json::Object &network, Arch &arch,
                                std::pair{"energy", &arch.nocEnergy}}) {
     const Object *rows = network.getObject(table);
     if (!rows)
-      continue;
+      return invalid(name, llvm::formatv("network file '{0}' has no object '{1}'",
+                                         networkPath, table));
+    std::vector<bool> given(nodes * nodes, false);
     for (const auto &[src, row] : *rows) {
       int64_t from = nodeIndex(src);
       const Object *cols = row.getAsObject();
@@ -109,14 +160,27 @@ static llvm::Error readNetwork(const llvm::json::Object &network, Arch &arch,
       for (const auto &[dst, cost] : *cols) {
         int64_t to = nodeIndex(dst);
         auto number = cost.getAsNumber();
-        if (!number)
+        if (!number || !std::isfinite(*number) || *number < 0)
           return invalid(name, llvm::formatv("network '{0}' entry {1}->{2} must "
-                                             "be a number", table, src.str(),
+                                             "be a number of at least 0", table, src.str(),
                                              dst.str()));
-        if (to >= 0)
+        if (to >= 0) {
           (*values)[from * nodes + to] = *number;
+          given[from * nodes + to] = true;
+        }
       }
     }
+    auto key = [&](int64_t node) {
+      return node == arch.coreCount ? arch.globalMemorySwitchId : node;
+    };
+    for (int64_t from = 0; from < nodes; ++from)
+      for (int64_t to = 0; to < nodes; ++to)
+        if (from != to && !given[from * nodes + to])
+          return invalid(name, llvm::formatv("network file '{0}' has no entry '{1}.{2}.{3}' "
+                                             "(the chip has {4} cores and the global memory "
+                                             "{5})",
+                                             networkPath, table, key(from), key(to),
+                                             arch.coreCount, arch.globalMemorySwitchId));
   }
   return llvm::Error::success();
 }
@@ -124,7 +188,7 @@ static llvm::Error readNetwork(const llvm::json::Object &network, Arch &arch,
 llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory,
                                  llvm::StringRef name,
                                  std::optional<llvm::StringRef> networkText) {
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth(text);
   if (!json)
     return invalid(name, "not valid JSON: " + llvm::toString(json.takeError()));
   const Object *root = json->getAsObject();
@@ -137,13 +201,14 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
   FieldReader chip = top.child("chip_config");
   if (!chip.get())
     return invalid(name, "missing 'chip_config'");
-  chip.number("core_cnt", arch.coreCount);
-  chip.number("global_memory_switch_id", arch.globalMemorySwitchId);
+  chip.number("core_cnt", arch.coreCount, {0, kMaxCores});
+  Range switchIds{-(int64_t(1) << 31), int64_t(1) << 31};
+  chip.number("global_memory_switch_id", arch.globalMemorySwitchId, switchIds);
 
   FieldReader core = chip.child("core_config");
   core.number("period", arch.corePeriod);
-  core.number("rob_size", arch.robSize);
-  core.number("vector_width", arch.vectorWidth);
+  core.number("rob_size", arch.robSize, {0, 1 << 20});
+  core.number("vector_width", arch.vectorWidth, {0, 1 << 20});
   core.number("vector_latency_cycle", arch.vectorLatencyCycle);
   double alu = 0, regRead = 0, regWrite = 0;
   core.number("vector_alu_dynamic_energy", alu);
@@ -160,33 +225,26 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
     arch.coreStaticPower += power;
   }
   int64_t coreSwitchId = arch.globalMemorySwitchId;
-  core.number("global_memory_switch_id", coreSwitchId);
+  core.number("global_memory_switch_id", coreSwitchId, switchIds);
   readMemory(core.child("local_memory_config"), arch.localMemory);
 
   FieldReader matrixReader = core.child("matrix_config");
   MatrixConfig &m = arch.matrix;
-  matrixReader.number("xbar_array_count", m.xbarArrayCount);
-  if (const Object *matrixObject = matrixReader.get())
-    if (const llvm::json::Array *size = matrixObject->getArray("xbar_size")) {
-      if (size->size() != 2 || !(*size)[0].getAsNumber() ||
-          !(*size)[1].getAsNumber())
-        return invalid(name, "'chip_config.core_config.matrix_config.xbar_size' "
-                             "must be [rows, cols]");
-      m.xbarRows = static_cast<int64_t>(*(*size)[0].getAsNumber());
-      m.xbarCols = static_cast<int64_t>(*(*size)[1].getAsNumber());
-    }
-  matrixReader.number("cell_precision", m.cellPrecision);
+  matrixReader.number("xbar_array_count", m.xbarArrayCount, {0, kMaxCrossbarSide});
+  int64_t *xbarSize[] = {&m.xbarRows, &m.xbarCols};
+  matrixReader.integers("xbar_size", xbarSize, {1, kMaxCrossbarSide});
+  matrixReader.number("cell_precision", m.cellPrecision, {0, 64});
   matrixReader.number("period", m.period);
   matrixReader.number("pipeline_mode", m.pipelineMode);
-  matrixReader.number("dac_resolution", m.dacResolution);
-  matrixReader.number("dac_count", m.dacCount);
+  matrixReader.number("dac_resolution", m.dacResolution, {0, 64});
+  matrixReader.number("dac_count", m.dacCount, {0, 1 << 16});
   matrixReader.number("dac_latency_cycle", m.dacLatencyCycle);
   matrixReader.number("dac_dynamic_power", m.dacDynamicPower);
   matrixReader.number("xbar_latency", m.xbarLatency);
   matrixReader.number("xbar_read_power", m.xbarReadPower);
   matrixReader.number("sample_hold_latency_cycle", m.sampleHoldLatencyCycle);
   matrixReader.number("sample_hold_dynamic_power", m.sampleHoldDynamicPower);
-  matrixReader.number("adc_count", m.adcCount);
+  matrixReader.number("adc_count", m.adcCount, {0, 1 << 16});
   matrixReader.number("adc_latency_cycle", m.adcLatencyCycle);
   matrixReader.number("adc_dynamic_power", m.adcDynamicPower);
   matrixReader.number("shift_adder_latency_cycle", m.shiftAdderLatencyCycle);
@@ -196,24 +254,18 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
 
   readMemory(chip.child("global_memory_config"), arch.globalMemory);
   FieldReader network = chip.child("network_config");
-  network.number("bus_width", arch.busWidth);
+  network.number("bus_width", arch.busWidth, {0, 1 << 20});
   network.string("net_config_file_path", arch.networkFile);
-  if (const Object *networkObject = network.get())
-    if (const llvm::json::Array *layout = networkObject->getArray("layout")) {
-      if (layout->size() == 2 && (*layout)[0].getAsNumber() &&
-          (*layout)[1].getAsNumber()) {
-        arch.layoutRows = static_cast<int64_t>(*(*layout)[0].getAsNumber());
-        arch.layoutCols = static_cast<int64_t>(*(*layout)[1].getAsNumber());
-      }
-    }
+  int64_t *layout[] = {&arch.layoutRows, &arch.layoutCols};
+  network.integers("layout", layout, {0, kMaxCores});
 
   FieldReader sim = top.child("sim_config");
-  sim.number("sim_mode", arch.simMode);
+  sim.number("sim_mode", arch.simMode, {0, 1});
   FieldReader knobs = top.child("pimc");
-  knobs.number("input_bits", arch.inputBits);
-  knobs.number("output_bits", arch.outputBits);
-  knobs.number("weight_bits", arch.weightBits);
-  knobs.number("max_group_crossbars", arch.maxGroupCrossbars);
+  knobs.number("input_bits", arch.inputBits, {0, 64});
+  knobs.number("output_bits", arch.outputBits, {0, 64});
+  knobs.number("weight_bits", arch.weightBits, {0, 64});
+  knobs.number("max_group_crossbars", arch.maxGroupCrossbars, {0, kMaxCrossbarSide});
   if (!error.empty())
     return invalid(name, error);
 
@@ -256,6 +308,11 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
                        "'chip_config.network_config.layout' must be two "
                        "positive numbers"))
     return std::move(e);
+  if (auto e = require(arch.layoutRows * arch.layoutCols >= arch.coreCount,
+                       llvm::formatv("'chip_config.network_config.layout' ({0}x{1}) has "
+                                     "room for fewer than the {2} cores of 'core_cnt'",
+                                     arch.layoutRows, arch.layoutCols, arch.coreCount)))
+    return std::move(e);
   if (auto e = require(arch.inputBits >= 1 && arch.inputBits <= 32 &&
                            arch.outputBits >= 1 && arch.outputBits <= 32 &&
                            arch.weightBits >= 1 &&
@@ -271,38 +328,43 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
                        "name the network file"))
     return std::move(e);
 
-  llvm::SmallString<256> networkPath(arch.networkFile);
-  if (!llvm::sys::path::is_absolute(networkPath)) {
-    networkPath = directory;
-    llvm::sys::path::append(networkPath, arch.networkFile);
-  }
+  // The network file is copied beside the program: it must be a file of
+  // the architecture's own directory, not any file the user can read.
+  if (auto e = require(llvm::sys::path::filename(arch.networkFile) == arch.networkFile &&
+                           arch.networkFile != "." && arch.networkFile != "..",
+                       "'chip_config.network_config.net_config_file_path' must name a "
+                       "file in the architecture file's directory, not '" +
+                           arch.networkFile + "'"))
+    return std::move(e);
+  llvm::SmallString<256> networkPath(directory);
+  llvm::sys::path::append(networkPath, arch.networkFile);
   std::unique_ptr<llvm::MemoryBuffer> networkBuffer;
   if (!networkText) {
-    auto buffer = llvm::MemoryBuffer::getFile(networkPath);
+    auto buffer = readRegularFile(networkPath);
     if (!buffer)
-      return invalid(name, "cannot read the network file '" + networkPath +
-                               "': " + buffer.getError().message());
+      return invalid(name, "cannot read the network file: " +
+                               llvm::toString(buffer.takeError()));
     networkBuffer = std::move(*buffer);
     networkText = networkBuffer->getBuffer();
   }
-  llvm::Expected<llvm::json::Value> networkJson = llvm::json::parse(*networkText);
+  llvm::Expected<llvm::json::Value> networkJson = parseJsonWithinDepth(*networkText);
   if (!networkJson)
     return invalid(name, "network file '" + networkPath + "' is not valid "
                          "JSON: " + llvm::toString(networkJson.takeError()));
   if (!networkJson->getAsObject())
     return invalid(name, "network file '" + networkPath + "' must be an object");
-  if (llvm::Error e = readNetwork(*networkJson->getAsObject(), arch, name))
+  if (llvm::Error e = readNetwork(*networkJson->getAsObject(), arch, name, networkPath))
     return std::move(e);
   arch.path = name.str();
   return arch;
 }
 
 llvm::Expected<Arch> Arch::load(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
+  auto buffer = readRegularFile(path);
   if (!buffer)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot read architecture file '" + path +
-                                       "': " + buffer.getError().message());
+                                       "': " + llvm::toString(buffer.takeError()));
   llvm::SmallString<256> directory(path);
   llvm::sys::path::remove_filename(directory);
   if (directory.empty())

@@ -15,6 +15,7 @@
 #include "pimc/InitAll.h"
 #include "pimc/Support/Constants.h"
 #include "pimc/Support/ExitCodes.h"
+#include "pimc/Support/InputLimits.h"
 #include "pimc/Support/Locations.h"
 #include "pimc/Support/Version.h"
 #include "pimc/Simulator/Timing.h"
@@ -795,12 +796,15 @@ static std::string sha256Text(llvm::StringRef text) {
   return llvm::toHex(llvm::ArrayRef<uint8_t>(digest, size), /*LowerCase=*/true);
 }
 
-/// The SHA-256 of a file's bytes, in hex; empty when it cannot be read.
-static std::string sha256File(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
+/// The SHA-256 of a file's bytes, in hex; empty when it is not a regular
+/// file or cannot be read (a FIFO is never opened).
+static std::string sha256File(std::string path) {
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readRegularFile(path, /*requiresNullTerminator=*/false);
+  if (!buffer) {
+    llvm::consumeError(buffer.takeError());
     return "";
+  }
   return sha256Text((*buffer)->getBuffer());
 }
 
@@ -818,7 +822,7 @@ static Object provenance(const CompileOptions &options, const Arch &arch,
     llvm::SmallString<256> network(llvm::sys::path::parent_path(arch.path));
     llvm::sys::path::append(network, arch.networkFile);
     archFile["network_file"] = arch.networkFile;
-    archFile["network_sha256"] = sha256File(network);
+    archFile["network_sha256"] = sha256File(network.str().str());
   }
   return Object{
       {"pimc_version", pimcVersion()},
@@ -840,7 +844,9 @@ static Object provenance(const CompileOptions &options, const Arch &arch,
                       {"core_period_ns", arch.corePeriod}}}};
 }
 
-llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
+/// compileModel, writing into options.outputDir as it is: the programs, then
+/// the report with its provenance.
+static llvm::Expected<Object> compileInto(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
   // The model's hash is taken while it compiles: it reads the file again.
   std::future<std::string> modelSha256;
@@ -857,6 +863,18 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
       provenance(options, *arch, modelSha256.valid() ? modelSha256.get() : "");
   if (llvm::Error e = writeJsonFile(options.outputDir, kReportFile, Object(*report)))
     return std::move(e);
+  // The views asked for go with the program, so that a later compile into
+  // the directory replaces them too.
+  if (options.csv)
+    if (llvm::Error e = writeCsvTables(*report, options.outputDir))
+      return withKind(std::move(e), ErrorKind::InvalidInput);
+  if (options.trace) {
+    llvm::Expected<ProgramTimeline> timeline = replayTimeline(options.outputDir);
+    if (!timeline)
+      return withKind(timeline.takeError(), ErrorKind::Internal);
+    if (llvm::Error e = writeTrace(*timeline, join(options.outputDir, kTraceFile)))
+      return withKind(std::move(e), ErrorKind::InvalidInput);
+  }
   return report;
 }
 
@@ -913,7 +931,7 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
   std::atomic<size_t> finished = 0;
   auto compileCandidate = [&](size_t i) {
     CompileOptions &candidate = candidates[i];
-    candidate.outputDir = options.outputDir + ".candidate" + std::to_string(i);
+    candidate.outputDir = join(options.outputDir, "candidate" + std::to_string(i));
     candidate.progressLabel = describePlan(candidate);
     // Only the last compile's IR may stay allocated at exit, and only when
     // no other runs on after it.
@@ -987,6 +1005,30 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
     if (std::error_code ec = llvm::sys::fs::remove_directories(candidate.outputDir))
       return llvm::createStringError(ec, "cannot remove '" + candidate.outputDir + "'");
   if (llvm::Error e = writeJsonFile(options.outputDir, kReportFile, Object(report)))
+    return std::move(e);
+  return report;
+}
+
+llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
+                                          const frontend::Model *preloaded) {
+  if (!options.emitMlirAfter.empty() || options.outputDir.empty())
+    return compileInto(options, preloaded);
+  // Written into a directory of this run inside the output directory, and
+  // moved in when complete.
+  llvm::Expected<std::unique_ptr<OutputDirectory>> out = OutputDirectory::open(options.outputDir);
+  if (!out)
+    return out.takeError();
+  CompileOptions staged = options;
+  staged.outputDir = (*out)->staging().str();
+  llvm::Expected<Object> report = compileInto(staged, preloaded);
+  if (!report) {
+    // The files that failed are told by the names they would have had.
+    auto [kind, message] = describeError(report.takeError(), ErrorKind::Internal);
+    for (size_t at; (at = message.find(staged.outputDir)) != std::string::npos;)
+      message.replace(at, staged.outputDir.size(), options.outputDir);
+    return makeError(kind, message);
+  }
+  if (llvm::Error e = (*out)->commit())
     return std::move(e);
   return report;
 }

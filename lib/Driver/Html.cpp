@@ -14,8 +14,8 @@
 
 #include "pimc/Driver/Driver.h"
 #include "pimc/Driver/Views.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -640,13 +640,8 @@ private:
 
 llvm::Error pimc::writeHtmlReport(const Object &report, const ProgramTimeline &timeline,
                                   llvm::StringRef path) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write '" + path + "'");
+  std::string text;
+  llvm::raw_string_ostream os(text);
   Page(report, timeline, os).write();
-  os.close();
-  if (os.has_error())
-    return llvm::createStringError(os.error(), "cannot write '" + path + "'");
-  return llvm::Error::success();
+  return writeOutputFile(path, text);
 }

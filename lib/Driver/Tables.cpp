@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Driver/Views.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,12 +44,8 @@ static std::string field(const llvm::json::Value *value) {
 static llvm::Error writeCsv(llvm::StringRef directory, llvm::StringRef file,
                             llvm::ArrayRef<llvm::StringRef> columns,
                             llvm::ArrayRef<std::vector<const Object *>> rows) {
-  llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, file);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write '" + path + "'");
+  std::string text;
+  llvm::raw_string_ostream os(text);
   os << llvm::join(columns, ",") << "\n";
   for (const std::vector<const Object *> &sources : rows) {
     llvm::ListSeparator separator(",");
@@ -62,10 +58,7 @@ static llvm::Error writeCsv(llvm::StringRef directory, llvm::StringRef file,
     }
     os << "\n";
   }
-  os.close();
-  if (os.has_error())
-    return llvm::createStringError(os.error(), "cannot write '" + path + "'");
-  return llvm::Error::success();
+  return writeOutputFile(join(directory, file), text);
 }
 
 static std::vector<std::vector<const Object *>> rowsOf(const Array *array) {

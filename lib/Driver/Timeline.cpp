@@ -12,7 +12,6 @@
 #include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -116,10 +115,8 @@ llvm::Expected<ProgramTimeline> pimc::replayTimeline(llvm::StringRef directory) 
 
 llvm::Error pimc::writeTrace(const ProgramTimeline &timeline, llvm::StringRef path) {
   const sim::Timing &timing = timeline.timing;
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write '" + path + "'");
+  std::string text;
+  llvm::raw_string_ostream os(text);
   auto us = [](double ns) { return ns / 1000; };
   // One event a line: the file is large, and a line per event keeps it
   // readable with grep.
@@ -182,8 +179,5 @@ llvm::Error pimc::writeTrace(const ProgramTimeline &timeline, llvm::StringRef pa
                    {"args", Object{{"bytes per us", double(bytes[b]) / us(width)}}}});
   }
   os << "\n]}\n";
-  os.close();
-  if (os.has_error())
-    return llvm::createStringError(os.error(), "cannot write '" + path + "'");
-  return llvm::Error::success();
+  return writeOutputFile(path, text);
 }

@@ -14,12 +14,6 @@
 using namespace pimc;
 using namespace pimc::frontend;
 
-static std::string join(llvm::StringRef a, llvm::StringRef b) {
-  llvm::SmallString<256> path(a);
-  llvm::sys::path::append(path, b);
-  return path.str().str();
-}
-
 llvm::Expected<std::vector<TensorData>> pimc::readInputs(llvm::StringRef directory,
                                                          size_t count) {
   std::vector<TensorData> inputs;

@@ -9,6 +9,7 @@
 #include "pimc/Frontend/OnnxImporter.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Support/Constants.h"
+#include "pimc/Support/InputLimits.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -86,6 +87,14 @@ llvm::Expected<RankedTensorType> Importer::tensorType(const ValueInfo &info,
                           "input sizes)",
                           what, info.name, d, symbol));
     }
+  // An empty tensor has nothing to compute; a huge one would be allocated.
+  if (llvm::is_contained(info.dims, 0))
+    return fail(formatv("{0} '{1}' has a dimension of size 0; pimc needs non-empty "
+                        "tensors",
+                        what, info.name));
+  if (!boundedProduct(info.dims))
+    return fail(formatv("{0} '{1}' has more than {2} elements", what, info.name,
+                        kMaxTensorElements));
   Type element;
   if (info.elementType == kFloat)
     element = builder.getF32Type();

@@ -6,16 +6,22 @@
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Frontend/OnnxModel.h"
+#include "pimc/Support/InputLimits.h"
 
 #include "onnx/checker.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 
+#include <cmath>
 #include <fstream>
 #include <set>
 
+using namespace pimc;
 using namespace pimc::frontend;
 using llvm::formatv;
 
@@ -90,16 +96,34 @@ convertTensor(const onnx::TensorProto &proto,
   for (int64_t d : tensor.dims)
     if (d < 0)
       return fail(formatv("tensor '{0}' has a negative dimension", tensor.name));
+  std::optional<int64_t> bounded = boundedProduct(tensor.dims);
+  if (!bounded)
+    return fail(formatv("tensor '{0}' has more than {1} elements", tensor.name,
+                        kMaxTensorElements));
   if (proto.data_location() == onnx::TensorProto::EXTERNAL)
     return fail(formatv("tensor '{0}' keeps its data in an external file, "
-                        "which pimc does not read",
+                        "which pimc reads for initializers only",
                         tensor.name));
-  int64_t count = tensor.numElements();
+  int64_t count = *bounded;
   const std::string &raw = proto.raw_data();
   auto checkCount = [&](int64_t have) -> llvm::Error {
     if (have != count)
       return fail(formatv("tensor '{0}' has {1} values for {2} elements",
                           tensor.name, have, count));
+    return llvm::Error::success();
+  };
+  // An empty tensor's buffers may be null, which memcpy may not be given.
+  auto copyRaw = [&](void *to, const char *from, size_t bytes) {
+    if (bytes)
+      std::memcpy(to, from, bytes);
+  };
+  // Raw data is exactly the elements' bytes: a remainder would be read
+  // past the values' buffer.
+  auto checkRawBytes = [&](size_t elementBytes) -> llvm::Error {
+    if (raw.size() != uint64_t(count) * elementBytes)
+      return fail(formatv("tensor '{0}' has {1} bytes of raw data for {2} elements "
+                          "of {3} bytes",
+                          tensor.name, raw.size(), count, elementBytes));
     return llvm::Error::success();
   };
   switch (tensor.dataType) {
@@ -109,7 +133,7 @@ convertTensor(const onnx::TensorProto &proto,
         return std::move(e);
       tensor.setFloats(std::move(*payload));
     } else if (proto.has_raw_data()) {
-      if (llvm::Error e = checkCount(raw.size() / sizeof(float)))
+      if (llvm::Error e = checkRawBytes(sizeof(float)))
         return std::move(e);
       if (view && reinterpret_cast<uintptr_t>(raw.data()) % alignof(float) == 0) {
         tensor.floats = llvm::ArrayRef<float>(
@@ -117,7 +141,7 @@ convertTensor(const onnx::TensorProto &proto,
         tensor.owner = protoOwner;
       } else {
         std::vector<float> values(count);
-        std::memcpy(values.data(), raw.data(), count * sizeof(float));
+        copyRaw(values.data(), raw.data(), count * sizeof(float));
         tensor.setFloats(std::move(values));
       }
     } else {
@@ -132,10 +156,10 @@ convertTensor(const onnx::TensorProto &proto,
     break;
   case kInt64:
     if (proto.has_raw_data()) {
-      if (llvm::Error e = checkCount(raw.size() / sizeof(int64_t)))
+      if (llvm::Error e = checkRawBytes(sizeof(int64_t)))
         return std::move(e);
       tensor.ints.resize(count);
-      std::memcpy(tensor.ints.data(), raw.data(), count * sizeof(int64_t));
+      copyRaw(tensor.ints.data(), raw.data(), count * sizeof(int64_t));
     } else {
       if (llvm::Error e = checkCount(proto.int64_data_size()))
         return std::move(e);
@@ -145,10 +169,10 @@ convertTensor(const onnx::TensorProto &proto,
   case kInt32:
     // Kept as i64: pimc only uses integer tensors as shapes and indices.
     if (proto.has_raw_data()) {
-      if (llvm::Error e = checkCount(raw.size() / sizeof(int32_t)))
+      if (llvm::Error e = checkRawBytes(sizeof(int32_t)))
         return std::move(e);
       std::vector<int32_t> values(count);
-      std::memcpy(values.data(), raw.data(), count * sizeof(int32_t));
+      copyRaw(values.data(), raw.data(), count * sizeof(int32_t));
       tensor.ints.assign(values.begin(), values.end());
     } else {
       if (llvm::Error e = checkCount(proto.int32_data_size()))
@@ -224,9 +248,11 @@ static llvm::Expected<Attribute> convertAttribute(const onnx::AttributeProto &pr
 }
 
 namespace {
-/// Where an initializer's raw data lies in the model file.
+/// Where an initializer's raw data lies: in the model file, or in the
+/// external data file `file`.
 struct FileSpan {
   uint64_t offset = 0, size = 0;
+  std::string file;
 };
 
 /// A parsed model whose large initializer payloads are still in the file.
@@ -292,6 +318,10 @@ private:
       if (!varint(tag, tagBytes))
         return false;
       uint64_t field = tag >> 3;
+      // Field 0 is invalid protobuf (and would let a file of zeros be
+      // copied whole before failing).
+      if (field == 0)
+        return false;
       switch (tag & 7) {
       case 0: // varint
         out += tagBytes;
@@ -354,16 +384,92 @@ private:
 };
 } // namespace
 
-/// Reads `size` bytes of the model file at `span` into `out`.
+/// Reads `size` bytes of the model file (or the external file) at `span`
+/// into `out`.
 static bool readSpan(ModelFile &model, const FileSpan &span, char *out) {
-  model.file.clear();
-  model.file.seekg(span.offset);
-  model.file.read(out, span.size);
-  return uint64_t(model.file.gcount()) == span.size;
+  std::ifstream external;
+  std::ifstream &in = span.file.empty() ? model.file : external;
+  if (!span.file.empty())
+    external.open(span.file, std::ios::binary);
+  in.clear();
+  in.seekg(span.offset);
+  in.read(out, span.size);
+  return uint64_t(in.gcount()) == span.size;
+}
+
+/// Where the external data of initializer `tensor` lies: a regular file
+/// inside the model's directory (symlinks resolved), within its size.
+static llvm::Expected<FileSpan> externalSpan(const onnx::TensorProto &tensor,
+                                             llvm::StringRef modelPath) {
+  auto failHere = [&](const llvm::Twine &message) {
+    return fail("'" + modelPath + "': initializer '" + tensor.name() + "': " + message);
+  };
+  std::string location;
+  std::optional<std::string> offsetText, lengthText;
+  for (const auto &entry : tensor.external_data()) {
+    if (entry.key() == "location")
+      location = entry.value();
+    else if (entry.key() == "offset")
+      offsetText = entry.value();
+    else if (entry.key() == "length")
+      lengthText = entry.value();
+  }
+  if (location.empty())
+    return failHere("its external data has no 'location'");
+  if (llvm::sys::path::is_absolute(location))
+    return failHere("the external data location '" + location +
+                    "' is absolute; it must be a file in the model's directory");
+  for (llvm::StringRef part : llvm::make_range(llvm::sys::path::begin(location),
+                                               llvm::sys::path::end(location)))
+    if (part == "..")
+      return failHere("the external data location '" + location +
+                      "' leaves the model's directory");
+  llvm::SmallString<256> directory(modelPath);
+  llvm::sys::path::remove_filename(directory);
+  if (directory.empty())
+    directory = ".";
+  llvm::SmallString<256> file(directory);
+  llvm::sys::path::append(file, location);
+  llvm::SmallString<256> realDirectory, realFile;
+  if (std::error_code ec = llvm::sys::fs::real_path(file, realFile))
+    return failHere("cannot read the external data file '" + file + "': " + ec.message());
+  if (std::error_code ec = llvm::sys::fs::real_path(directory, realDirectory))
+    return failHere("cannot resolve the model's directory '" + directory + "': " +
+                    ec.message());
+  if (!llvm::sys::path::is_separator(realDirectory.back()))
+    realDirectory.push_back('/');
+  if (!llvm::StringRef(realFile).starts_with(realDirectory))
+    return failHere("the external data file '" + file + "' is a link out of the model's "
+                    "directory");
+  if (llvm::Error e = checkRegularFile(realFile))
+    return failHere(llvm::toString(std::move(e)));
+  uint64_t fileSize = 0;
+  if (std::error_code ec = llvm::sys::fs::file_size(realFile, fileSize))
+    return failHere("cannot read '" + file + "': " + ec.message());
+  FileSpan span;
+  span.file = realFile.str().str();
+  if (offsetText && llvm::StringRef(*offsetText).getAsInteger(10, span.offset))
+    return failHere("its external data offset '" + *offsetText + "' is not a number");
+  if (span.offset > fileSize)
+    return failHere(formatv("its external data offset {0} is past the end of '{1}' ({2} "
+                            "bytes)",
+                            span.offset, file, fileSize));
+  span.size = fileSize - span.offset;
+  if (lengthText && llvm::StringRef(*lengthText).getAsInteger(10, span.size))
+    return failHere("its external data length '" + *lengthText + "' is not a number");
+  if (span.size > fileSize - span.offset)
+    return failHere(formatv("its external data ({0} bytes at offset {1}) runs past the end "
+                            "of '{2}' ({3} bytes)",
+                            span.size, span.offset, file, fileSize));
+  return span;
 }
 
 static llvm::Expected<ModelFile> parseModelFile(llvm::StringRef path) {
   ModelFile model;
+  // A FIFO would block the open, a device never end.
+  if (llvm::sys::fs::exists(path))
+    if (llvm::Error e = checkRegularFile(path))
+      return fail(formatv("cannot open model '{0}': not a regular file", path));
   model.file.open(path.str(), std::ios::binary | std::ios::ate);
   if (!model.file)
     return fail(formatv("cannot open model '{0}'", path));
@@ -380,16 +486,31 @@ static llvm::Expected<ModelFile> parseModelFile(llvm::StringRef path) {
     return notOnnx();
   if (!model.proto->has_graph())
     return fail(formatv("'{0}' has no graph", path));
+  // Initializers with external data are read like the large payloads of
+  // the model file.
+  onnx::GraphProto *graph = model.proto->mutable_graph();
+  model.spans.resize(graph->initializer_size());
+  for (int i = 0; i < graph->initializer_size(); ++i) {
+    onnx::TensorProto *init = graph->mutable_initializer(i);
+    if (init->data_location() != onnx::TensorProto::EXTERNAL)
+      continue;
+    llvm::Expected<FileSpan> span = externalSpan(*init, path);
+    if (!span)
+      return span.takeError();
+    model.spans[i] = std::move(*span);
+    init->clear_external_data();
+    init->set_data_location(onnx::TensorProto::DEFAULT);
+    init->set_raw_data(std::string(sizeof(float), '\0'));
+  }
   // Only f32 weights stay in the file; the rest (integer shapes that shape
   // inference reads) are put back.
-  onnx::GraphProto *graph = model.proto->mutable_graph();
-  for (int i = 0; i < graph->initializer_size() && i < (int)model.spans.size(); ++i) {
+  for (int i = 0; i < graph->initializer_size(); ++i) {
     onnx::TensorProto *init = graph->mutable_initializer(i);
     if (!model.spans[i] || init->data_type() == kFloat)
       continue;
     std::string raw(model.spans[i]->size, '\0');
     if (!readSpan(model, *model.spans[i], raw.data()))
-      return notOnnx();
+      return fail(formatv("'{0}': initializer '{1}' is cut short", path, init->name()));
     init->set_raw_data(std::move(raw));
     model.spans[i].reset();
   }
@@ -489,7 +610,15 @@ static llvm::Expected<Model> convertModel(ModelFile &file, llvm::StringRef path,
     // A payload left in the file is read into the tensor's own buffer.
     std::optional<std::vector<float>> payload;
     if (span) {
-      payload.emplace(span->size / sizeof(float));
+      std::optional<int64_t> count = boundedProduct(
+          llvm::ArrayRef<int64_t>(init.dims().data(), init.dims().size()));
+      if (!count || span->size != uint64_t(*count) * sizeof(float))
+        return fail(formatv("'{0}': initializer '{1}' has {2} bytes of data for {3} "
+                            "elements of 4 bytes",
+                            path, init.name(), span->size,
+                            count ? llvm::Twine(*count).str()
+                                  : ">" + llvm::Twine(kMaxTensorElements).str()));
+      payload.emplace(*count);
       if (!readSpan(file, *span, reinterpret_cast<char *>(payload->data())))
         return fail(formatv("'{0}': initializer '{1}' is cut short", path, init.name()));
     }
@@ -533,6 +662,60 @@ static llvm::Expected<Model> convertModel(ModelFile &file, llvm::StringRef path,
   return model;
 }
 
+/// Checks the attributes whose values ONNX's checker leaves to the operator
+/// (and its shape inference divides by or loops over): windows of at least
+/// 1, paddings of at least 0, flags of 0 or 1, numbers that are numbers.
+static llvm::Error checkAttributes(const onnx::GraphProto &graph, llvm::StringRef path) {
+  // Larger windows and paddings than any tensor pimc accepts are a typo.
+  constexpr int64_t kMaxWindow = kMaxTensorElements;
+  for (int n = 0; n < graph.node_size(); ++n) {
+    const onnx::NodeProto &proto = graph.node(n);
+    Node node;
+    node.name = proto.name();
+    node.opType = proto.op_type();
+    node.index = n;
+    const std::string &op = proto.op_type();
+    bool window = op == "Conv" || op == "MaxPool" || op == "AveragePool";
+    for (const onnx::AttributeProto &attr : proto.attribute()) {
+      auto bad = [&](const llvm::Twine &what) {
+        return fail("'" + path + "': node " + node.describe() + ": attribute '" +
+                    attr.name() + "' " + what);
+      };
+      const std::string &name = attr.name();
+      if (attr.type() == onnx::AttributeProto::FLOAT) {
+        // Clip's bounds may be infinite; nothing may be NaN.
+        bool mayBeInfinite = op == "Clip" && (name == "min" || name == "max");
+        if (std::isnan(attr.f()) || (!mayBeInfinite && !std::isfinite(attr.f())))
+          return bad(formatv("must be a finite number, not {0}", attr.f()));
+      }
+      if (attr.type() == onnx::AttributeProto::FLOATS)
+        for (float f : attr.floats())
+          if (!std::isfinite(f))
+            return bad(formatv("must hold finite numbers, not {0}", f));
+      if (attr.type() == onnx::AttributeProto::INT) {
+        bool flag = name == "transA" || name == "transB" || name == "ceil_mode" ||
+                    name == "count_include_pad" || name == "allowzero" ||
+                    name == "training_mode" || name == "keepdims";
+        if (flag && attr.i() != 0 && attr.i() != 1)
+          return bad(formatv("must be 0 or 1, not {0}", attr.i()));
+        if (op == "Conv" && name == "group" && (attr.i() < 1 || attr.i() > kMaxWindow))
+          return bad(formatv("must be at least 1, not {0}", attr.i()));
+      }
+      if (window && attr.type() == onnx::AttributeProto::INTS) {
+        int64_t least = name == "pads" ? 0 : 1;
+        if (name != "pads" && name != "strides" && name != "dilations" &&
+            name != "kernel_shape")
+          continue;
+        for (int64_t v : attr.ints())
+          if (v < least || v > kMaxWindow)
+            return bad(formatv("must hold numbers from {0} to {1}, not {2}", least,
+                               kMaxWindow, v));
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
                                                 ConstantInputBinder binder) {
   llvm::Expected<ModelFile> file = parseModelFile(path);
@@ -556,6 +739,20 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
   } catch (const std::exception &e) {
     return fail(formatv("'{0}' is not a valid ONNX model: {1}", path, e.what()));
   }
+  if (llvm::Error e = checkAttributes(proto.graph(), path))
+    return std::move(e);
+  // Shape inference loops over a padded dimension's length (auto_pad): a
+  // graph input's shape is bounded before it runs.
+  for (const onnx::ValueInfoProto &input : proto.graph().input()) {
+    std::vector<int64_t> dims;
+    for (const auto &dim : input.type().tensor_type().shape().dim())
+      if (dim.has_dim_value())
+        dims.push_back(dim.dim_value());
+    if (!boundedProduct(dims))
+      return fail(formatv("graph input '{0}' has a negative dimension or more than {1} "
+                          "elements",
+                          input.name(), kMaxTensorElements));
+  }
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
                                         /*data_prop=*/true);
@@ -568,6 +765,9 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
 }
 
 llvm::Expected<TensorData> pimc::frontend::readTensorFile(llvm::StringRef path) {
+  if (llvm::sys::fs::exists(path))
+    if (llvm::Error e = checkRegularFile(path))
+      return std::move(e);
   std::ifstream stream(path.str(), std::ios::binary);
   if (!stream)
     return fail(formatv("cannot open tensor file '{0}'", path));

@@ -10,6 +10,7 @@
 
 #include "Machine.h"
 
+#include "pimc/Support/InputLimits.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -29,12 +30,6 @@ using llvm::formatv;
 
 static llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-static std::string join(llvm::StringRef directory, llvm::StringRef file) {
-  llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, file);
-  return path.str().str();
 }
 
 //===----------------------------------------------------------------------===//
@@ -380,21 +375,14 @@ static llvm::Error loadCore(const CoreContext &ctx, const std::string &path, Cor
 // Files
 //===----------------------------------------------------------------------===//
 
-static llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readFile(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
-  if (!buffer)
-    return fail("cannot read '" + path + "': " + buffer.getError().message());
-  return std::move(*buffer);
-}
-
 /// Reads config.json: the core count and the array-group map, which must
 /// agree with the manifest. Returns core_cnt.
 static llvm::Expected<int64_t> readConfig(llvm::StringRef directory, const Manifest &m) {
   std::string path = join(directory, kInstructionConfigFile);
-  auto buffer = readFile(path);
+  auto buffer = readRegularFile(path);
   if (!buffer)
     return buffer.takeError();
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
+  llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth((*buffer)->getBuffer());
   if (!json)
     return fail("'" + path + "' is not valid JSON: " + llvm::toString(json.takeError()));
   const llvm::json::Object *root = json->getAsObject();
@@ -497,6 +485,8 @@ static llvm::Error loadWeights(llvm::StringRef directory, const Manifest &m, int
   const float *weights = nullptr;
   if (needed) {
     // Mapped, not copied: the weights of a large model are most of its size.
+    if (llvm::Error e = checkRegularFile(path))
+      return e;
     auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false,
                                               /*IsVolatile=*/false, llvm::Align(alignof(float)));
@@ -526,7 +516,7 @@ static llvm::Error placeInputs(llvm::StringRef directory, const Manifest &m,
                         m.globalImageElements, m.globalMemoryBytes));
   if (m.globalImageElements) {
     std::string path = join(directory, kGlobalImageFile);
-    auto buffer = readFile(path);
+    auto buffer = readRegularFile(path);
     if (!buffer)
       return buffer.takeError();
     uint64_t bytes = uint64_t(m.globalImageElements) * sizeof(float);
@@ -549,12 +539,13 @@ static llvm::Error placeInputs(llvm::StringRef directory, const Manifest &m,
                   n, where.name, llvm::join(llvm::map_range(where.shape, llvm::itostr), ","),
                   frontend::dataTypeName(input.dataType),
                   llvm::join(llvm::map_range(input.dims, llvm::itostr), ","), input.floats.size()));
-    if (where.address < 0 || where.address % m.elementBytes ||
-        where.address / m.elementBytes + where.numElements() > slots)
+    if (where.address < 0 || where.address % m.elementBytes || where.numElements() > slots ||
+        where.address / m.elementBytes > slots - where.numElements())
       return fail(formatv("input '{0}' at global address {1} does not fit the global memory",
                           where.name, where.address));
-    std::memcpy(global.get() + where.address / m.elementBytes, input.floats.data(),
-                input.floats.size() * sizeof(float));
+    // std::copy: an empty input's data may be null.
+    std::copy(input.floats.begin(), input.floats.end(),
+              global.get() + where.address / m.elementBytes);
   }
   return llvm::Error::success();
 }
@@ -563,7 +554,8 @@ static llvm::Error readOutputs(const Manifest &m, const Memory &global, Result &
   for (const TensorLocation &where : m.outputs) {
     int64_t count = where.numElements();
     if (where.address < 0 || where.address % m.elementBytes || count < 0 ||
-        where.address / m.elementBytes + count > int64_t(global.count()))
+        count > int64_t(global.count()) ||
+        where.address / m.elementBytes > int64_t(global.count()) - count)
       return fail(formatv("output '{0}' at global address {1} does not fit the global memory",
                           where.name, where.address));
     const float *start = global.get() + where.address / m.elementBytes;

@@ -68,7 +68,9 @@ TEST(CostModel, MvmComputeMatchesTheSpec) {
       "xbar_latency": 30, "adc_count": 2, "adc_latency_cycle": 10}},
     "network_config": {"layout": [1, 1], "net_config_file_path": "n.json"}}})";
   llvm::Expected<Arch> arch =
-      Arch::parse(example, "", "example", llvm::StringRef(R"({"latency": {}, "energy": {}})"));
+      Arch::parse(example, "", "example",
+                  llvm::StringRef(R"({"latency": {"0": {"-10": 1}, "-10": {"0": 1}},
+                                      "energy": {"0": {"-10": 1}, "-10": {"0": 1}}})"));
   ASSERT_TRUE(static_cast<bool>(arch)) << llvm::toString(arch.takeError());
   CostModel cost(*arch);
   EXPECT_EQ(cost.mvmComputeNs(), 5168);

@@ -35,6 +35,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cmath>
+#include <csignal>
+
 using namespace pimc;
 namespace cl = llvm::cl;
 
@@ -219,8 +222,11 @@ static std::optional<std::string> checkCompileOptions() {
     return "--plan=" + plan + " is not supported (plans: best, stages, whole-chip)";
   if (plan != "best" && mode != "throughput")
     return std::string("--plan applies to --mode=throughput only");
-  if (copyBudget <= 0 || copyBudget > 1)
+  // Written so that NaN fails too.
+  if (!(copyBudget > 0 && copyBudget <= 1))
     return std::string("--copy-budget takes a share of the crossbars in (0, 1]");
+  if (jobs.getNumOccurrences() && jobs == 0)
+    return std::string("--jobs takes at least 1");
   return std::nullopt;
 }
 
@@ -233,7 +239,7 @@ static int writeTraceOf(llvm::StringRef directory) {
   if (!timeline)
     return error(llvm::toString(timeline.takeError()));
   llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, "trace.json");
+  llvm::sys::path::append(path, kTraceFile);
   if (llvm::Error e = writeTrace(*timeline, path))
     return error(llvm::toString(std::move(e)));
   llvm::outs() << "wrote " << path << "\n";
@@ -270,6 +276,8 @@ static int runCompile(const char *argv0) {
   options.archPath = archPath;
   options.outputDir = outputDir;
   options.emitJson = emit == "json";
+  options.trace = trace;
+  options.csv = csv;
   if (!emit.empty() && emit != "json")
     return usageError("--emit takes 'json'");
   options.emitMlirAfter = emitMlir;
@@ -286,10 +294,7 @@ static int runCompile(const char *argv0) {
     return 0;
   printReport(*report, llvm::outs());
   llvm::outs() << "wrote " << options.outputDir << "\n";
-  if (csv)
-    if (llvm::Error e = writeCsvTables(*report, options.outputDir))
-      return error(std::move(e), ErrorKind::InvalidInput);
-  return trace ? writeTraceOf(options.outputDir) : 0;
+  return 0;
 }
 
 static int runSimulate() {
@@ -336,6 +341,9 @@ static int runSimulate() {
 static int runValidate() {
   if (std::optional<std::string> message = checkCompileOptions())
     return usageError(*message);
+  for (const cl::opt<double> *tolerance : {&relativeTolerance, &absoluteTolerance})
+    if (!(*tolerance >= 0 && std::isfinite(*tolerance)))
+      return usageError("--" + tolerance->ArgStr + " takes a finite number of at least 0");
   ValidateOptions options;
   options.throughput = mode == "throughput";
   options.plan = *planOption();
@@ -370,7 +378,7 @@ static int runReport() {
   if (html.getNumOccurrences()) {
     llvm::SmallString<256> path(html);
     if (path.empty())
-      llvm::sys::path::append(path, programDir, "report.html");
+      llvm::sys::path::append(path, programDir, kHtmlFile);
     llvm::Expected<ProgramTimeline> timeline = replayTimeline(programDir);
     if (!timeline)
       return error(llvm::toString(timeline.takeError()));
@@ -486,6 +494,9 @@ int main(int argc, char **argv) {
     llvm::errs() << "pimc: internal error: " << reason << "\n";
     std::exit(static_cast<int>(ErrorKind::Internal));
   });
+  // Past a file size limit, a write fails (and is reported) instead of
+  // killing pimc.
+  std::signal(SIGXFSZ, SIG_IGN);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();

@@ -30,6 +30,8 @@ struct CompileOptions {
   /// The command line that asked for the compile, for the report.
   std::string commandLine;
   bool emitJson = false;   // core_<id>.json beside core_<id>.pim
+  bool trace = false;      // trace.json, the replay as Chrome trace events
+  bool csv = false;        // layers.csv, cores.csv, stages.csv
   std::string emitMlirAfter; // print the IR after this stage and stop
   /// emitMlirAfter elides constants of more than 16 elements and resources
   /// (the weights) of more than 64 bytes; otherwise MLIR's printing flags hold.

@@ -589,21 +589,6 @@ private:
   DenseMap<Operation *, int32_t> nodeOf;
 };
 
-std::string join(StringRef directory, StringRef file) {
-  llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, file);
-  return path.str().str();
-}
-
-llvm::Error writeText(StringRef path, StringRef text) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write '" + path + "'");
-  os << text;
-  return llvm::Error::success();
-}
-
 /// The architecture file beside the program, naming its network file by a
 /// path relative to it, so that `ChipTest OUT OUT/arch.json` runs as is.
 llvm::Error writeArch(const Arch &arch, StringRef directory) {
@@ -630,16 +615,17 @@ llvm::Error writeArch(const Arch &arch, StringRef directory) {
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(archText);
   if (!json)
     return json.takeError();
+  // Under its own name, unless pimc writes a file of that name.
   std::string networkName = llvm::sys::path::filename(arch.networkFile).str();
-  if (networkName.empty())
+  if (networkName.empty() || isArtifactName(networkName))
     networkName = "network.json";
   if (auto *chip = json->getAsObject()->getObject("chip_config"))
     if (auto *network = chip->getObject("network_config"))
       (*network)["net_config_file_path"] = networkName;
-  if (llvm::Error e = writeText(join(directory, kArchFile),
+  if (llvm::Error e = writeOutputFile(join(directory, kArchFile),
                                 llvm::formatv("{0:1}\n", *json).str()))
     return e;
-  return writeText(join(directory, networkName), networkText);
+  return writeOutputFile(join(directory, networkName), networkText);
 }
 } // namespace
 
@@ -663,7 +649,7 @@ llvm::Error pimc::setSimulationMode(StringRef directory, bool throughput,
   (*sim)["sim_mode"] = throughput ? 0 : 1;
   if (throughput)
     (*sim)["sim_time"] = simTimeMs;
-  return writeText(path, llvm::formatv("{0:1}\n", *json).str());
+  return writeOutputFile(path, llvm::formatv("{0:1}\n", *json).str());
 }
 
 llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
@@ -746,11 +732,14 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
       std::copy(data->values().begin(), data->values().end(),
                 image.begin() + it->second / elementBytes);
     }
-    std::error_code ec;
-    llvm::raw_fd_ostream os(join(options.outputDir, kGlobalImageFile), ec);
-    if (ec)
-      return llvm::createStringError(ec, "cannot write the global-memory image");
-    os.write(reinterpret_cast<const char *>(image.data()), image.size() * sizeof(float));
+    llvm::Expected<std::unique_ptr<OutputFile>> file =
+        OutputFile::create(join(options.outputDir, kGlobalImageFile));
+    if (!file)
+      return file.takeError();
+    (*file)->os().write(reinterpret_cast<const char *>(image.data()),
+                        image.size() * sizeof(float));
+    if (llvm::Error e = (*file)->close())
+      return std::move(e);
   }
 
   std::map<int64_t, pim::CoreOp> cores;
@@ -766,10 +755,11 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
   CodeGenStats stats;
   stats.globalMemoryBytes = manifest.globalMemoryBytes;
   llvm::json::Object groupMap;
-  std::error_code ec;
-  llvm::raw_fd_ostream weights(join(options.outputDir, kWeightsFile), ec);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write the weights file");
+  llvm::Expected<std::unique_ptr<OutputFile>> weightsFile =
+      OutputFile::create(join(options.outputDir, kWeightsFile));
+  if (!weightsFile)
+    return weightsFile.takeError();
+  llvm::raw_fd_ostream &weights = (*weightsFile)->os();
   uint64_t weightsOffset = 0;
   std::map<std::tuple<StringRef, int64_t, int64_t, int64_t, int64_t>, uint64_t> writtenBlocks;
   // Weights and array groups core by core (the weights file in order); then
@@ -877,10 +867,11 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
     }
     stats.cores.push_back(std::move(job.stats));
   }
-  weights.close();
+  if (llvm::Error e = (*weightsFile)->close())
+    return std::move(e);
   llvm::json::Object config{{"core_cnt", coreCount},
                             {"array_group_map", std::move(groupMap)}};
-  if (llvm::Error e = writeText(join(options.outputDir, kInstructionConfigFile),
+  if (llvm::Error e = writeOutputFile(join(options.outputDir, kInstructionConfigFile),
                                 llvm::formatv("{0:1}\n", llvm::json::Value(std::move(config))).str()))
     return std::move(e);
   if (llvm::Error e = manifest.write(options.outputDir))

@@ -1,6 +1,8 @@
 //===- Isa.cpp - the pimsim-nn instruction set ----------------------------===//
 
 #include "pimc/Target/Pimsim/Isa.h"
+#include "pimc/Support/InputLimits.h"
+#include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -457,10 +459,9 @@ static llvm::Error programError(llvm::StringRef path, const llvm::Twine &what) {
 llvm::Error pimc::isa::visitProgram(
     llvm::StringRef path, llvm::function_ref<void(size_t count)> size,
     llvm::function_ref<llvm::Error(size_t pc, const Instruction &inst)> each) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/false);
   if (!buffer)
-    return programError(path, "cannot read: " + buffer.getError().message());
+    return buffer.takeError();
   llvm::StringRef data = (*buffer)->getBuffer();
   if (path.ends_with(".pim")) {
     auto bytes = reinterpret_cast<const uint8_t *>(data.data());
@@ -485,7 +486,7 @@ llvm::Error pimc::isa::visitProgram(
     }
     return llvm::Error::success();
   }
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(data);
+  llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth(data);
   if (!json)
     return programError(path, "not valid JSON: " + llvm::toString(json.takeError()));
   const llvm::json::Array *array = json->getAsArray();
@@ -522,19 +523,20 @@ llvm::Expected<std::vector<Instruction>> pimc::isa::readProgram(llvm::StringRef 
 llvm::Expected<std::unique_ptr<ProgramWriter>>
 ProgramWriter::create(llvm::StringRef pimPath, llvm::StringRef jsonPath) {
   std::unique_ptr<ProgramWriter> writer(new ProgramWriter());
-  std::error_code ec;
-  writer->pim = std::make_unique<llvm::raw_fd_ostream>(pimPath, ec);
-  if (ec)
-    return programError(pimPath, "cannot write: " + ec.message());
+  llvm::Expected<std::unique_ptr<OutputFile>> pim = OutputFile::create(pimPath);
+  if (!pim)
+    return pim.takeError();
+  writer->pim = std::move(*pim);
   uint8_t header[kPimHeaderBytes];
   encodeHeader(0, header);
-  writer->pim->write(reinterpret_cast<const char *>(header), sizeof(header));
+  writer->pim->os().write(reinterpret_cast<const char *>(header), sizeof(header));
   if (!jsonPath.empty()) {
-    writer->json = std::make_unique<llvm::raw_fd_ostream>(jsonPath, ec,
-                                                          llvm::sys::fs::OF_Text);
-    if (ec)
-      return programError(jsonPath, "cannot write: " + ec.message());
-    *writer->json << "[";
+    llvm::Expected<std::unique_ptr<OutputFile>> json =
+        OutputFile::create(jsonPath, llvm::sys::fs::OF_Text);
+    if (!json)
+      return json.takeError();
+    writer->json = std::move(*json);
+    writer->json->os() << "[";
   }
   return writer;
 }
@@ -544,25 +546,23 @@ ProgramWriter::~ProgramWriter() = default;
 void ProgramWriter::write(const Instruction &inst) {
   uint8_t record[kPimRecordBytes];
   encodeRecord(inst, record);
-  pim->write(reinterpret_cast<const char *>(record), sizeof(record));
+  pim->os().write(reinterpret_cast<const char *>(record), sizeof(record));
   if (json)
-    *json << (written ? ",\n " : "\n ") << llvm::json::Value(toJson(inst));
+    json->os() << (written ? ",\n " : "\n ") << llvm::json::Value(toJson(inst));
   ++written;
 }
 
 llvm::Error ProgramWriter::finish() {
   uint8_t header[kPimHeaderBytes];
   encodeHeader(static_cast<uint32_t>(written), header);
-  pim->seek(0);
-  pim->write(reinterpret_cast<const char *>(header), sizeof(header));
-  pim->close();
-  if (pim->has_error())
-    return llvm::createStringError(pim->error(), "cannot write a .pim program");
+  pim->os().seek(0);
+  pim->os().write(reinterpret_cast<const char *>(header), sizeof(header));
+  if (llvm::Error e = pim->close())
+    return e;
   if (json) {
-    *json << "\n]\n";
-    json->close();
-    if (json->has_error())
-      return llvm::createStringError(json->error(), "cannot write a .json program");
+    json->os() << "\n]\n";
+    if (llvm::Error e = json->close())
+      return e;
   }
   return llvm::Error::success();
 }

@@ -23,7 +23,9 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <string>
@@ -67,9 +69,59 @@ struct Manifest {
   llvm::Error write(llvm::StringRef directory) const;
 };
 
+/// `directory`/`file`.
+std::string join(llvm::StringRef directory, llvm::StringRef file);
+
 /// Writes `value` as indented JSON to `directory`/`file`.
 llvm::Error writeJsonFile(llvm::StringRef directory, llvm::StringRef file,
                           const llvm::json::Value &value);
+
+/// Writes `text` to `path` through a temporary file beside it, renamed when
+/// complete: a full disk leaves the old file, and a symlink at `path` is
+/// replaced, never written through.
+llvm::Error writeOutputFile(llvm::StringRef path, llvm::StringRef text);
+
+/// A file pimc writes as a stream. Write errors (a full disk) are returned
+/// by close(), naming the file; never fatal, as raw_fd_ostream makes an
+/// error left unchecked.
+class OutputFile {
+public:
+  static llvm::Expected<std::unique_ptr<OutputFile>>
+  create(llvm::StringRef path, llvm::sys::fs::OpenFlags flags = llvm::sys::fs::OF_None);
+  ~OutputFile();
+  llvm::raw_fd_ostream &os() { return *stream; }
+  llvm::Error close();
+
+private:
+  OutputFile() = default;
+  std::string path;
+  std::unique_ptr<llvm::raw_fd_ostream> stream;
+  bool closed = false;
+};
+
+/// Whether pimc writes a file of this name into an output directory (so
+/// that no copied input may take it).
+bool isArtifactName(llvm::StringRef name);
+
+/// The output directory of one compile. It holds a lock file that refuses a
+/// second compile into the same directory, and a directory of this run
+/// inside it where every file is written; commit() moves them in when all
+/// are complete (report.json last). Only files an earlier pimc compile
+/// wrote (those its manifest lists) are replaced or removed.
+class OutputDirectory {
+public:
+  static llvm::Expected<std::unique_ptr<OutputDirectory>> open(llvm::StringRef directory);
+  ~OutputDirectory();
+  /// Where this run writes its files.
+  llvm::StringRef staging() const { return stagingPath; }
+  /// Moves the files of staging() into the directory.
+  llvm::Error commit();
+
+private:
+  OutputDirectory() = default;
+  std::string path, stagingPath;
+  int lockFd = -1;
+};
 
 /// Removes the programs (core_<id>.pim and .json) in `directory`: those of
 /// an earlier compile would be loaded beside new ones.
@@ -85,7 +137,15 @@ constexpr const char *kGlobalImageFile = "gmem.bin";
 constexpr const char *kInstructionConfigFile = "config.json";
 constexpr const char *kArchFile = "arch.json";
 constexpr const char *kNodesFile = "nodes.json";
+/// The report's views (pimc report --trace, --html, --csv).
+constexpr const char *kTraceFile = "trace.json";
+constexpr const char *kHtmlFile = "report.html";
+constexpr const char *kCsvFiles[] = {"layers.csv", "cores.csv", "stages.csv"};
 constexpr const char *kReportFile = "report.json";
+/// Held while a compile writes into the directory.
+constexpr const char *kLockFile = ".pimc.lock";
+/// The prefix of the directory each run writes its files in.
+constexpr const char *kRunDirectoryPrefix = ".pimc-run-";
 
 } // namespace pimc
 

@@ -20,6 +20,10 @@
 #include <optional>
 #include <vector>
 
+namespace pimc {
+class OutputFile;
+} // namespace pimc
+
 namespace pimc::isa {
 
 enum class Opcode : uint8_t {
@@ -101,7 +105,7 @@ public:
 
 private:
   ProgramWriter() = default;
-  std::unique_ptr<llvm::raw_fd_ostream> pim, json;
+  std::unique_ptr<OutputFile> pim, json;
   uint64_t written = 0;
 };
 
