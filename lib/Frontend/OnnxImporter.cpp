@@ -11,6 +11,7 @@
 #include "pimc/Support/Constants.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -324,7 +325,78 @@ llvm::Error Importer::importNode(const Node &node) {
     return builder.create<onnx::ReshapeOp>(loc, t, v[0], shape,
                                            builder.getI64IntegerAttr(0));
   }};
+  // Operators the vector unit computes exactly, built from the operators
+  // above: -x is x * -1, min(a, b) = -max(-a, -b), PRelu is
+  // relu(x) - slope * relu(-x), HardSigmoid a clamped affine map.
+  auto scalar = [&](float value) -> Value {
+    auto type = RankedTensorType::get({}, builder.getF32Type());
+    return builder.create<onnx::ConstantOp>(loc, type, DenseElementsAttr::get(type, value));
+  };
+  auto scaled = [&](Value x, float factor) -> Value {
+    return builder.create<onnx::MulOp>(loc, x.getType(), x, scalar(factor));
+  };
+  // Folds the inputs from the first with a broadcasting binary operator.
+  auto fold = [&](auto tag, ArrayRef<Value> v) -> Value {
+    using OpT = decltype(tag);
+    Value result = v[0];
+    for (Value next : v.drop_front()) {
+      SmallVector<int64_t> shape;
+      OpTrait::util::getBroadcastedShape(
+          cast<RankedTensorType>(result.getType()).getShape(),
+          cast<RankedTensorType>(next.getType()).getShape(), shape);
+      result = builder.create<OpT>(loc, RankedTensorType::get(shape, builder.getF32Type()),
+                                   result, next);
+    }
+    return result;
+  };
+  // The variadic operators' one-input form is the identity.
+  auto variadic = [&](llvm::function_ref<Value(ArrayRef<Value>)> combine) {
+    return Simple{1, ~0u, [&, combine](Type t, ArrayRef<Value> v) -> Operation * {
+                    Value result = v.size() == 1 ? builder.create<onnx::IdentityOp>(loc, t, v[0])
+                                                 : combine(v);
+                    return result.getDefiningOp();
+                  }};
+  };
+  auto hardSigmoid = [&](Type t, Value x, float alpha, float beta) -> Operation * {
+    Value affine = builder.create<onnx::AddOp>(loc, t, scaled(x, alpha), scalar(beta));
+    return builder.create<onnx::ClipOp>(loc, t, affine, scalar(0), scalar(1));
+  };
+  auto maxOf = [&](ArrayRef<Value> v) { return fold(onnx::MaxOp(), v); };
+  auto minOf = [&](ArrayRef<Value> v) {
+    SmallVector<Value> negated;
+    for (Value x : v)
+      negated.push_back(scaled(x, -1));
+    return scaled(fold(onnx::MaxOp(), negated), -1);
+  };
+  auto sumOf = [&](ArrayRef<Value> v) { return fold(onnx::AddOp(), v); };
+  auto meanOf = [&](ArrayRef<Value> v) {
+    return scaled(fold(onnx::AddOp(), v), 1.0f / v.size());
+  };
   const std::map<std::string, Simple> simple = {
+      {"Neg", {1, 1, [&](Type, ArrayRef<Value> v) -> Operation * {
+         return scaled(v[0], -1).getDefiningOp();
+       }}},
+      {"Abs", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::MaxOp>(loc, t, v[0], scaled(v[0], -1));
+       }}},
+      {"Max", variadic(maxOf)},
+      {"Min", variadic(minOf)},
+      {"Sum", variadic(sumOf)},
+      {"Mean", variadic(meanOf)},
+      {"PRelu", {2, 2, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         Value positive = builder.create<onnx::ReluOp>(loc, t, v[0]);
+         Value negative = builder.create<onnx::ReluOp>(loc, t, scaled(v[0], -1));
+         Value slopeTimes = builder.create<onnx::MulOp>(loc, t, v[1], negative);
+         return builder.create<onnx::SubOp>(loc, t, positive, slopeTimes);
+       }}},
+      {"HardSigmoid", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return hardSigmoid(t, v[0], floatAttr(node, "alpha", 0.2f),
+                            floatAttr(node, "beta", 0.5f));
+       }}},
+      {"HardSwish", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         Value gate = hardSigmoid(t, v[0], 1.0f / 6, 0.5f)->getResult(0);
+         return builder.create<onnx::MulOp>(loc, t, v[0], gate);
+       }}},
       {"MatMul", binary(onnx::MatMulOp())},
       {"Add", binary(onnx::AddOp())},
       {"Sub", binary(onnx::SubOp())},
@@ -463,6 +535,22 @@ llvm::Error Importer::importNode(const Node &node) {
                                        string("mode", "constant")));
     return llvm::Error::success();
   }
+  // Operators whose semantics need functions the target cannot compute
+  // exactly: refused rather than approximated.
+  static const std::map<std::string, StringRef, std::less<>> inexact = {
+      {"Softmax", "exp"}, {"LogSoftmax", "exp and log"}, {"Exp", "exp"},
+      {"Log", "log"}, {"Sqrt", "a square root"}, {"Erf", "the error function"},
+      {"Gelu", "the error function"}, {"Elu", "exp"}, {"Selu", "exp"},
+      {"Celu", "exp"}, {"Softplus", "exp and log"}, {"Mish", "exp and log"},
+      {"ReduceL2", "a square root"}, {"ReduceLogSumExp", "exp and log"},
+      {"ReduceLogSum", "log"}, {"Reciprocal", "division by computed values"},
+      {"Softsign", "division by computed values"},
+      {"LayerNormalization", "division by a computed square root"},
+      {"InstanceNormalization", "division by a computed square root"}};
+  if (auto missing = inexact.find(op); missing != inexact.end())
+    return failAt(node, formatv("{0} needs {1}, which the target's vector unit does "
+                                "not have",
+                                op, missing->second));
   auto it = simple.find(op);
   if (it == simple.end())
     return failAt(node, formatv("operator {0} is not supported", op));

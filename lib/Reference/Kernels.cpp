@@ -261,6 +261,22 @@ llvm::Expected<Tensor> ref::div(const Tensor &a, const Tensor &b) {
   return broadcastBinary(a, b, [](float x, float y) { return x / y; });
 }
 
+// Comparisons rather than std::max/min, so that NaN propagates.
+llvm::Expected<Tensor> ref::maximum(const Tensor &a, const Tensor &b) {
+  return broadcastBinary(a, b, [](float x, float y) { return x < y ? y : x; });
+}
+
+llvm::Expected<Tensor> ref::minimum(const Tensor &a, const Tensor &b) {
+  return broadcastBinary(a, b, [](float x, float y) { return x > y ? y : x; });
+}
+
+llvm::Expected<Tensor> ref::prelu(const Tensor &x, const Tensor &slope) {
+  llvm::Expected<Tensor> wide = broadcastTo(slope, x.shape);
+  if (!wide)
+    return wide.takeError();
+  return broadcastBinary(x, *wide, [](float v, float s) { return v < 0 ? s * v : v; });
+}
+
 // `x < 0 ? 0 : x` rather than max(x, 0): NaN propagates, as in numpy.
 Tensor ref::relu(const Tensor &x) {
   return elementwise(x, [](float v) { return v < 0 ? 0.0f : v; });
@@ -268,6 +284,14 @@ Tensor ref::relu(const Tensor &x) {
 
 Tensor ref::leakyRelu(const Tensor &x, float alpha) {
   return elementwise(x, [alpha](float v) { return v < 0 ? alpha * v : v; });
+}
+
+Tensor ref::hardSigmoid(const Tensor &x, float alpha, float beta) {
+  return clip(elementwise(x, [alpha, beta](float v) { return alpha * v + beta; }), 0, 1);
+}
+
+Tensor ref::abs(const Tensor &x) {
+  return elementwise(x, [](float v) { return std::fabs(v); });
 }
 
 // Comparisons rather than std::min/max, so that NaN propagates.
