@@ -92,6 +92,12 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Neg", {1, 1, 1}},
     {"Pad", {2, 3, 1}},
     {"PRelu", {2, 2, 1}},
+    {"ReduceL1", {1, 1, 1}},
+    {"ReduceMax", {1, 1, 1}},
+    {"ReduceMean", {1, 1, 1}},
+    {"ReduceMin", {1, 1, 1}},
+    {"ReduceSum", {1, 2, 1}},
+    {"ReduceSumSquare", {1, 1, 1}},
     {"Relu", {1, 1, 1}},
     {"Reshape", {2, 2, 1}},
     {"Sigmoid", {1, 1, 1}},
@@ -128,6 +134,9 @@ private:
   llvm::Expected<const IntTensor *> intInput(const Node &node, unsigned i);
   /// Input `i` as a 1-D integer tensor: a shape, pads or axes.
   llvm::Expected<std::vector<int64_t>> intVector(const Node &node, unsigned i);
+  /// The axes attribute, or input 1 where opset 13 moved it (Squeeze,
+  /// Unsqueeze, ReduceSum).
+  llvm::Expected<std::vector<int64_t>> axesOf(const Node &node);
   llvm::Error inputError(const Node &node, unsigned i, llvm::StringRef need);
 
   std::map<std::string, Tensor> floats;
@@ -393,6 +402,12 @@ static llvm::Expected<Tensor> poolNode(const Node &node, const Tensor &x) {
   return node.opType == "MaxPool" ? maxPool(x, attrs) : averagePool(x, attrs);
 }
 
+llvm::Expected<std::vector<int64_t>> Interpreter::axesOf(const Node &node) {
+  if (node.inputs.size() > 1 && !node.inputs[1].empty())
+    return intVector(node, 1);
+  return intsAttr(node, "axes", {});
+}
+
 /// The float result of every operator but Constant.
 llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
   llvm::StringRef op = node.opType;
@@ -410,6 +425,18 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
     return hardSigmoid(x, floatAttr(node, "alpha", 0.2f), floatAttr(node, "beta", 0.5f));
   if (op == "HardSwish")
     return mul(x, hardSigmoid(x, 1.0f / 6, 0.5f));
+  static const std::map<std::string, Reduction, std::less<>> reductions = {
+      {"ReduceSum", Reduction::Sum},       {"ReduceMean", Reduction::Mean},
+      {"ReduceMax", Reduction::Max},       {"ReduceMin", Reduction::Min},
+      {"ReduceSumSquare", Reduction::SumSquare}, {"ReduceL1", Reduction::L1}};
+  if (auto kind = reductions.find(op); kind != reductions.end()) {
+    llvm::Expected<std::vector<int64_t>> axes = axesOf(node);
+    if (!axes)
+      return axes.takeError();
+    if (axes->empty() && intAttr(node, "noop_with_empty_axes", 0))
+      return x;
+    return reduce(x, *axes, intAttr(node, "keepdims", 1) != 0, kind->second);
+  }
   // Variadic operators fold their inputs from the first, broadcasting.
   if (op == "Max" || op == "Min" || op == "Sum" || op == "Mean") {
     Tensor result = x;
@@ -448,15 +475,10 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
     return reshape(x, std::move(*target));
   }
   if (op == "Squeeze" || op == "Unsqueeze") {
-    // Opset 13 moved the axes from an attribute to an input.
-    std::vector<int64_t> axes = intsAttr(node, "axes", {});
-    if (node.inputs.size() > 1 && !node.inputs[1].empty()) {
-      llvm::Expected<std::vector<int64_t>> input = intVector(node, 1);
-      if (!input)
-        return input.takeError();
-      axes = std::move(*input);
-    }
-    return op == "Squeeze" ? squeeze(x, axes) : unsqueeze(x, axes);
+    llvm::Expected<std::vector<int64_t>> axes = axesOf(node);
+    if (!axes)
+      return axes.takeError();
+    return op == "Squeeze" ? squeeze(x, *axes) : unsqueeze(x, *axes);
   }
   if (op == "Clip") {
     if (node.attribute("min") || node.attribute("max"))

@@ -74,6 +74,11 @@ def main():
             [helper.make_node("Min", ["x", "r"], ["m"], name="low"),
              helper.make_node("HardSigmoid", ["m"], ["y"], name="gate", alpha=0.25)],
             [x, tensor("r", [4])], [tensor("y", [1, 4])]),
+        "reduce_sum_min": lambda: model(
+            [helper.make_node("ReduceSum", ["r", "axes"], ["s"], name="sum"),
+             helper.make_node("ReduceMin", ["s"], ["y"], name="low", axes=[0], keepdims=0)],
+            [tensor("r", [2, 3, 4])], [tensor("y", [1, 4])],
+            [numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")]),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),

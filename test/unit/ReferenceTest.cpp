@@ -232,6 +232,26 @@ TEST(ReferenceKernels, MaxMinPReluHardSigmoidAbs) {
   EXPECT_EQ(abs(Tensor({3}, {-2, 0, 3})).data, (std::vector<float>{2, 0, 3}));
 }
 
+TEST(ReferenceKernels, Reductions) {
+  Tensor x({2, 3}, {1, -2, 3, -4, 5, 6});
+  Tensor rows = take(reduce(x, {1}, true, Reduction::Sum));
+  EXPECT_EQ(rows.shape, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(rows.data, (std::vector<float>{2, 7}));
+  Tensor cols = take(reduce(x, {-2}, false, Reduction::Max));
+  EXPECT_EQ(cols.shape, (std::vector<int64_t>{3}));
+  EXPECT_EQ(cols.data, (std::vector<float>{1, 5, 6}));
+  EXPECT_EQ(take(reduce(x, {0}, false, Reduction::Min)).data, (std::vector<float>{-4, -2, 3}));
+  // Every axis: 1 + 4 + 9 + 16 + 25 + 36 = 91; |x| sums to 21; mean 9 / 6.
+  Tensor all = take(reduce(x, {}, false, Reduction::SumSquare));
+  EXPECT_TRUE(all.shape.empty());
+  EXPECT_EQ(all.data, (std::vector<float>{91}));
+  EXPECT_EQ(take(reduce(x, {}, true, Reduction::L1)).data, (std::vector<float>{21}));
+  EXPECT_EQ(take(reduce(x, {0, 1}, true, Reduction::Mean)).data, (std::vector<float>{1.5f}));
+  EXPECT_TRUE(std::isnan(
+      take(reduce(Tensor({2}, {NAN, 1}), {}, true, Reduction::Max)).data[0]));
+  EXPECT_FALSE(errorMessage(reduce(x, {2}, true, Reduction::Sum)).empty());
+}
+
 TEST(ReferenceKernels, ResolvePads) {
   // Input 5, kernel 2, stride 2: ceil(5 / 2) = 3 outputs need 1 pad.
   EXPECT_EQ(take(resolvePads({5}, {2}, {2}, {1}, {}, "SAME_UPPER")),
@@ -653,7 +673,9 @@ bool isCovered(llvm::StringRef name) {
       "test_max_",          "test_min_",
       "test_sum_",          "test_mean_",
       "test_prelu",         "test_hardsigmoid",
-      "test_hardswish"};
+      "test_hardswish",     "test_reduce_sum_",
+      "test_reduce_mean_",  "test_reduce_max_",
+      "test_reduce_min_",   "test_reduce_l1_"};
   return name == "test_constant" || name == "test_neg" || name == "test_neg_example" ||
          (!name.starts_with("test_matmulinteger") &&
           llvm::any_of(kPrefixes,
