@@ -12,6 +12,7 @@
 #include "pimc/Support/InputLimits.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -333,7 +334,167 @@ llvm::Error Importer::importNode(const Node &node) {
     return builder.create<onnx::ReshapeOp>(loc, t, v[0], shape,
                                            builder.getI64IntegerAttr(0));
   }};
+  // Operators the vector unit computes exactly, built from the operators
+  // above: -x is x * -1, min(a, b) = -max(-a, -b), PRelu is
+  // relu(x) - slope * relu(-x), HardSigmoid a clamped affine map.
+  auto scalar = [&](float value) -> Value {
+    auto type = RankedTensorType::get({}, builder.getF32Type());
+    return builder.create<onnx::ConstantOp>(loc, type, DenseElementsAttr::get(type, value));
+  };
+  auto scaled = [&](Value x, float factor) -> Value {
+    return builder.create<onnx::MulOp>(loc, x.getType(), x, scalar(factor));
+  };
+  // Folds the inputs from the first with a broadcasting binary operator.
+  auto fold = [&](auto tag, ArrayRef<Value> v) -> Value {
+    using OpT = decltype(tag);
+    Value result = v[0];
+    for (Value next : v.drop_front()) {
+      SmallVector<int64_t> shape;
+      OpTrait::util::getBroadcastedShape(
+          cast<RankedTensorType>(result.getType()).getShape(),
+          cast<RankedTensorType>(next.getType()).getShape(), shape);
+      result = builder.create<OpT>(loc, RankedTensorType::get(shape, builder.getF32Type()),
+                                   result, next);
+    }
+    return result;
+  };
+  // The variadic operators' one-input form is the identity.
+  auto variadic = [&](llvm::function_ref<Value(ArrayRef<Value>)> combine) {
+    return Simple{1, ~0u, [&, combine](Type t, ArrayRef<Value> v) -> Operation * {
+                    Value result = v.size() == 1 ? builder.create<onnx::IdentityOp>(loc, t, v[0])
+                                                 : combine(v);
+                    return result.getDefiningOp();
+                  }};
+  };
+  auto hardSigmoid = [&](Type t, Value x, float alpha, float beta) -> Operation * {
+    Value affine = builder.create<onnx::AddOp>(loc, t, scaled(x, alpha), scalar(beta));
+    return builder.create<onnx::ClipOp>(loc, t, affine, scalar(0), scalar(1));
+  };
+  auto maxOf = [&](ArrayRef<Value> v) { return fold(onnx::MaxOp(), v); };
+  auto minOf = [&](ArrayRef<Value> v) {
+    SmallVector<Value> negated;
+    for (Value x : v)
+      negated.push_back(scaled(x, -1));
+    return scaled(fold(onnx::MaxOp(), negated), -1);
+  };
+  auto sumOf = [&](ArrayRef<Value> v) { return fold(onnx::AddOp(), v); };
+  auto meanOf = [&](ArrayRef<Value> v) {
+    return scaled(fold(onnx::AddOp(), v), 1.0f / v.size());
+  };
+  auto reshaped = [&](Value x, ArrayRef<int64_t> shape) -> Value {
+    auto shapeType = RankedTensorType::get({(int64_t)shape.size()}, builder.getI64Type());
+    Value shapeValue = builder.create<onnx::ConstantOp>(
+        loc, shapeType, DenseElementsAttr::get(shapeType, shape));
+    return builder.create<onnx::ReshapeOp>(
+        loc, RankedTensorType::get(shape, builder.getF32Type()), x, shapeValue,
+        builder.getI64IntegerAttr(0));
+  };
+  // A reduction moves the reduced axes last and works on the rows of a
+  // [kept, reduced] matrix, as an image of one channel: sums convolve each
+  // row with a kernel of ones (1/n for a mean) on the crossbars; maxima pool
+  // each row as one window.
+  enum class Reduction { Sum, Mean, Max, Min };
+  auto reduce = [&](Reduction kind, Type t, Value x) -> Operation * {
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> axes;
+    if (const frontend::Attribute *attr = node.attribute("axes"))
+      axes.assign(attr->ints.begin(), attr->ints.end());
+    else if (node.inputs.size() > 1 && !node.inputs[1].empty())
+      for (const APInt &axis : cast<DenseIntElementsAttr>(
+               values.lookup(node.inputs[1]).getDefiningOp<onnx::ConstantOp>().getValue()))
+        axes.push_back(axis.getSExtValue());
+    if (axes.empty() && intAttr(node, "noop_with_empty_axes", 0))
+      return builder.create<onnx::IdentityOp>(loc, t, x);
+    SmallVector<bool> reduced(rank, axes.empty());
+    for (int64_t axis : axes)
+      reduced[axis < 0 ? axis + rank : axis] = true;
+    SmallVector<int64_t> perm;
+    int64_t kept = 1, count = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d]) {
+        perm.push_back(d);
+        kept *= type.getDimSize(d);
+      }
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d]) {
+        perm.push_back(d);
+        count *= type.getDimSize(d);
+      }
+    if (!llvm::equal(perm, llvm::seq<int64_t>(0, rank))) {
+      SmallVector<int64_t> shape;
+      for (int64_t d : perm)
+        shape.push_back(type.getDimSize(d));
+      x = builder.create<onnx::TransposeOp>(
+          loc, RankedTensorType::get(shape, builder.getF32Type()), x,
+          builder.getDenseI64ArrayAttr(perm));
+    }
+    Value rows = reshaped(x, {1, 1, kept, count});
+    auto resultType = RankedTensorType::get({1, 1, kept, 1}, builder.getF32Type());
+    DenseI64ArrayAttr window = builder.getDenseI64ArrayAttr({1, count});
+    Value result;
+    if (kind == Reduction::Sum || kind == Reduction::Mean) {
+      auto kernelType = RankedTensorType::get({1, 1, 1, count}, builder.getF32Type());
+      std::vector<float> kernel(count, kind == Reduction::Mean ? 1.0f / count : 1.0f);
+      Value weights = builder.create<onnx::ConstantOp>(
+          loc, kernelType, DenseElementsAttr::get(kernelType, ArrayRef<float>(kernel)));
+      result = builder.create<onnx::ConvOp>(
+          loc, resultType, rows, weights, Value(), builder.getI64IntegerAttr(1), window,
+          DenseI64ArrayAttr(), DenseI64ArrayAttr(), DenseI64ArrayAttr(),
+          builder.getStringAttr("NOTSET"), UnitAttr());
+    } else {
+      bool min = kind == Reduction::Min;
+      result = builder.create<onnx::MaxPoolOp>(
+          loc, resultType, min ? scaled(rows, -1) : rows, builder.getI64IntegerAttr(0), window,
+          DenseI64ArrayAttr(), DenseI64ArrayAttr(), DenseI64ArrayAttr(),
+          builder.getStringAttr("NOTSET"), UnitAttr());
+      if (min)
+        result = scaled(result, -1);
+    }
+    return reshaped(result, cast<RankedTensorType>(t).getShape()).getDefiningOp();
+  };
+  auto absolute = [&](Value x) -> Value {
+    return builder.create<onnx::MaxOp>(loc, x.getType(), x, scaled(x, -1));
+  };
+  auto reduction = [&](Reduction kind, unsigned maxInputs = 1,
+                       std::function<Value(Value)> map = {}) {
+    return Simple{1, maxInputs, [&, kind, map](Type t, ArrayRef<Value> v) -> Operation * {
+                    return reduce(kind, t, map ? map(v[0]) : v[0]);
+                  }};
+  };
   const std::map<std::string, Simple> simple = {
+      {"ReduceSum", reduction(Reduction::Sum, 2)},
+      {"ReduceMean", reduction(Reduction::Mean)},
+      {"ReduceMax", reduction(Reduction::Max)},
+      {"ReduceMin", reduction(Reduction::Min)},
+      {"ReduceSumSquare", reduction(Reduction::Sum, 1, [&](Value x) -> Value {
+         return builder.create<onnx::MulOp>(loc, x.getType(), x, x);
+       })},
+      {"ReduceL1", reduction(Reduction::Sum, 1, absolute)},
+      {"Neg", {1, 1, [&](Type, ArrayRef<Value> v) -> Operation * {
+         return scaled(v[0], -1).getDefiningOp();
+       }}},
+      {"Abs", {1, 1, [&](Type, ArrayRef<Value> v) -> Operation * {
+         return absolute(v[0]).getDefiningOp();
+       }}},
+      {"Max", variadic(maxOf)},
+      {"Min", variadic(minOf)},
+      {"Sum", variadic(sumOf)},
+      {"Mean", variadic(meanOf)},
+      {"PRelu", {2, 2, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         Value positive = builder.create<onnx::ReluOp>(loc, t, v[0]);
+         Value negative = builder.create<onnx::ReluOp>(loc, t, scaled(v[0], -1));
+         Value slopeTimes = builder.create<onnx::MulOp>(loc, t, v[1], negative);
+         return builder.create<onnx::SubOp>(loc, t, positive, slopeTimes);
+       }}},
+      {"HardSigmoid", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return hardSigmoid(t, v[0], floatAttr(node, "alpha", 0.2f),
+                            floatAttr(node, "beta", 0.5f));
+       }}},
+      {"HardSwish", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         Value gate = hardSigmoid(t, v[0], 1.0f / 6, 0.5f)->getResult(0);
+         return builder.create<onnx::MulOp>(loc, t, v[0], gate);
+       }}},
       {"MatMul", binary(onnx::MatMulOp())},
       {"Add", binary(onnx::AddOp())},
       {"Sub", binary(onnx::SubOp())},
@@ -472,6 +633,22 @@ llvm::Error Importer::importNode(const Node &node) {
                                        string("mode", "constant")));
     return llvm::Error::success();
   }
+  // Operators whose semantics need functions the target cannot compute
+  // exactly: refused rather than approximated.
+  static const std::map<std::string, StringRef, std::less<>> inexact = {
+      {"Softmax", "exp"}, {"LogSoftmax", "exp and log"}, {"Exp", "exp"},
+      {"Log", "log"}, {"Sqrt", "a square root"}, {"Erf", "the error function"},
+      {"Gelu", "the error function"}, {"Elu", "exp"}, {"Selu", "exp"},
+      {"Celu", "exp"}, {"Softplus", "exp and log"}, {"Mish", "exp and log"},
+      {"ReduceL2", "a square root"}, {"ReduceLogSumExp", "exp and log"},
+      {"ReduceLogSum", "log"}, {"Reciprocal", "division by computed values"},
+      {"Softsign", "division by computed values"},
+      {"LayerNormalization", "division by a computed square root"},
+      {"InstanceNormalization", "division by a computed square root"}};
+  if (auto missing = inexact.find(op); missing != inexact.end())
+    return failAt(node, formatv("{0} needs {1}, which the target's vector unit does "
+                                "not have",
+                                op, missing->second));
   auto it = simple.find(op);
   if (it == simple.end())
     return failAt(node, formatv("operator {0} is not supported", op));
@@ -499,7 +676,7 @@ llvm::Error Importer::importNode(const Node &node) {
   // Shapes and axes are i64; every data input is a float tensor.
   for (auto [i, value] : llvm::enumerate(in)) {
     bool integerOperand = (op == "Reshape" || op == "Pad" || op == "Squeeze" ||
-                           op == "Unsqueeze") && i == 1;
+                           op == "Unsqueeze" || op == "ReduceSum") && i == 1;
     if (value && !integerOperand &&
         !cast<RankedTensorType>(value.getType()).getElementType().isF32())
       return failAt(node, formatv("input {0} has element type {1}; pimc supports float "

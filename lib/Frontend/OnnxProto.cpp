@@ -72,6 +72,7 @@ llvm::ArrayRef<unsigned> pimc::frontend::constantOperandIndices(llvm::StringRef 
       {"Pad", {1, 2}},
       {"Squeeze", {1}},
       {"Unsqueeze", {1}},
+      {"ReduceSum", {1}},
       // The instruction set has no division: only a constant divisor, as a
       // multiplication by its reciprocal.
       {"Div", {1}}};

@@ -66,6 +66,7 @@ constexpr unsigned kVariadic = ~0u;
 /// Outputs past the first are accepted only to reject them by name.
 const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Add", {2, 2, 1}},
+    {"Abs", {1, 1, 1}},
     {"AveragePool", {1, 1, 1}},
     {"BatchNormalization", {5, 5, 5}},
     {"Clip", {1, 3, 1}},
@@ -78,17 +79,31 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Gemm", {2, 3, 1}},
     {"GlobalAveragePool", {1, 1, 1}},
     {"GlobalMaxPool", {1, 1, 1}},
+    {"HardSigmoid", {1, 1, 1}},
+    {"HardSwish", {1, 1, 1}},
     {"Identity", {1, 1, 1}},
     {"LeakyRelu", {1, 1, 1}},
     {"MatMul", {2, 2, 1}},
+    {"Max", {1, kVariadic, 1}},
     {"MaxPool", {1, 1, 2}},
+    {"Mean", {1, kVariadic, 1}},
+    {"Min", {1, kVariadic, 1}},
     {"Mul", {2, 2, 1}},
+    {"Neg", {1, 1, 1}},
     {"Pad", {2, 3, 1}},
+    {"PRelu", {2, 2, 1}},
+    {"ReduceL1", {1, 1, 1}},
+    {"ReduceMax", {1, 1, 1}},
+    {"ReduceMean", {1, 1, 1}},
+    {"ReduceMin", {1, 1, 1}},
+    {"ReduceSum", {1, 2, 1}},
+    {"ReduceSumSquare", {1, 1, 1}},
     {"Relu", {1, 1, 1}},
     {"Reshape", {2, 2, 1}},
     {"Sigmoid", {1, 1, 1}},
     {"Squeeze", {1, 2, 1}},
     {"Sub", {2, 2, 1}},
+    {"Sum", {1, kVariadic, 1}},
     {"Tanh", {1, 1, 1}},
     {"Transpose", {1, 1, 1}},
     {"Unsqueeze", {1, 2, 1}}};
@@ -119,6 +134,9 @@ private:
   llvm::Expected<const IntTensor *> intInput(const Node &node, unsigned i);
   /// Input `i` as a 1-D integer tensor: a shape, pads or axes.
   llvm::Expected<std::vector<int64_t>> intVector(const Node &node, unsigned i);
+  /// The axes attribute, or input 1 where opset 13 moved it (Squeeze,
+  /// Unsqueeze, ReduceSum).
+  llvm::Expected<std::vector<int64_t>> axesOf(const Node &node);
   llvm::Error inputError(const Node &node, unsigned i, llvm::StringRef need);
 
   std::map<std::string, Tensor> floats;
@@ -384,6 +402,12 @@ static llvm::Expected<Tensor> poolNode(const Node &node, const Tensor &x) {
   return node.opType == "MaxPool" ? maxPool(x, attrs) : averagePool(x, attrs);
 }
 
+llvm::Expected<std::vector<int64_t>> Interpreter::axesOf(const Node &node) {
+  if (node.inputs.size() > 1 && !node.inputs[1].empty())
+    return intVector(node, 1);
+  return intsAttr(node, "axes", {});
+}
+
 /// The float result of every operator but Constant.
 llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
   llvm::StringRef op = node.opType;
@@ -393,6 +417,44 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
     return leakyRelu(x, floatAttr(node, "alpha", 0.01f));
   if (op == "Sigmoid")
     return sigmoid(x);
+  if (op == "Neg")
+    return scale(x, -1);
+  if (op == "Abs")
+    return abs(x);
+  if (op == "HardSigmoid")
+    return hardSigmoid(x, floatAttr(node, "alpha", 0.2f), floatAttr(node, "beta", 0.5f));
+  if (op == "HardSwish")
+    return mul(x, hardSigmoid(x, 1.0f / 6, 0.5f));
+  static const std::map<std::string, Reduction, std::less<>> reductions = {
+      {"ReduceSum", Reduction::Sum},       {"ReduceMean", Reduction::Mean},
+      {"ReduceMax", Reduction::Max},       {"ReduceMin", Reduction::Min},
+      {"ReduceSumSquare", Reduction::SumSquare}, {"ReduceL1", Reduction::L1}};
+  if (auto kind = reductions.find(op); kind != reductions.end()) {
+    llvm::Expected<std::vector<int64_t>> axes = axesOf(node);
+    if (!axes)
+      return axes.takeError();
+    if (axes->empty() && intAttr(node, "noop_with_empty_axes", 0))
+      return x;
+    return reduce(x, *axes, intAttr(node, "keepdims", 1) != 0, kind->second);
+  }
+  // Variadic operators fold their inputs from the first, broadcasting.
+  if (op == "Max" || op == "Min" || op == "Sum" || op == "Mean") {
+    Tensor result = x;
+    for (unsigned i = 1; i < node.inputs.size(); ++i) {
+      llvm::Expected<const Tensor *> next = floatInput(node, i);
+      if (!next)
+        return next.takeError();
+      llvm::Expected<Tensor> folded = op == "Max"   ? maximum(result, **next)
+                                      : op == "Min" ? minimum(result, **next)
+                                                    : add(result, **next);
+      if (!folded)
+        return folded.takeError();
+      result = std::move(*folded);
+    }
+    if (op == "Mean")
+      return scale(result, 1.0f / node.inputs.size());
+    return result;
+  }
   if (op == "Tanh")
     return tanh(x);
   // Inference-mode Dropout is the identity; its ratio does not matter.
@@ -413,15 +475,10 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
     return reshape(x, std::move(*target));
   }
   if (op == "Squeeze" || op == "Unsqueeze") {
-    // Opset 13 moved the axes from an attribute to an input.
-    std::vector<int64_t> axes = intsAttr(node, "axes", {});
-    if (node.inputs.size() > 1 && !node.inputs[1].empty()) {
-      llvm::Expected<std::vector<int64_t>> input = intVector(node, 1);
-      if (!input)
-        return input.takeError();
-      axes = std::move(*input);
-    }
-    return op == "Squeeze" ? squeeze(x, axes) : unsqueeze(x, axes);
+    llvm::Expected<std::vector<int64_t>> axes = axesOf(node);
+    if (!axes)
+      return axes.takeError();
+    return op == "Squeeze" ? squeeze(x, *axes) : unsqueeze(x, *axes);
   }
   if (op == "Clip") {
     if (node.attribute("min") || node.attribute("max"))
@@ -489,6 +546,8 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
     return div(x, **y);
   if (op == "MatMul")
     return matmul(x, **y);
+  if (op == "PRelu")
+    return prelu(x, **y);
   assert(op == "Gemm" && "an operator of kOperators is not computed");
   llvm::Expected<const Tensor *> c = floatInput(node, 2, /*optional=*/true);
   if (!c)

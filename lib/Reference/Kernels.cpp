@@ -261,6 +261,22 @@ llvm::Expected<Tensor> ref::div(const Tensor &a, const Tensor &b) {
   return broadcastBinary(a, b, [](float x, float y) { return x / y; });
 }
 
+// Comparisons rather than std::max/min, so that NaN propagates.
+llvm::Expected<Tensor> ref::maximum(const Tensor &a, const Tensor &b) {
+  return broadcastBinary(a, b, [](float x, float y) { return x < y ? y : x; });
+}
+
+llvm::Expected<Tensor> ref::minimum(const Tensor &a, const Tensor &b) {
+  return broadcastBinary(a, b, [](float x, float y) { return x > y ? y : x; });
+}
+
+llvm::Expected<Tensor> ref::prelu(const Tensor &x, const Tensor &slope) {
+  llvm::Expected<Tensor> wide = broadcastTo(slope, x.shape);
+  if (!wide)
+    return wide.takeError();
+  return broadcastBinary(x, *wide, [](float v, float s) { return v < 0 ? s * v : v; });
+}
+
 // `x < 0 ? 0 : x` rather than max(x, 0): NaN propagates, as in numpy.
 Tensor ref::relu(const Tensor &x) {
   return elementwise(x, [](float v) { return v < 0 ? 0.0f : v; });
@@ -268,6 +284,58 @@ Tensor ref::relu(const Tensor &x) {
 
 Tensor ref::leakyRelu(const Tensor &x, float alpha) {
   return elementwise(x, [alpha](float v) { return v < 0 ? alpha * v : v; });
+}
+
+Tensor ref::hardSigmoid(const Tensor &x, float alpha, float beta) {
+  return clip(elementwise(x, [alpha, beta](float v) { return alpha * v + beta; }), 0, 1);
+}
+
+llvm::Expected<Tensor> ref::reduce(const Tensor &x, llvm::ArrayRef<int64_t> axes,
+                                   bool keepdims, Reduction kind) {
+  int64_t rank = x.shape.size();
+  std::vector<bool> reduced(rank, axes.empty());
+  for (int64_t axis : axes) {
+    if (axis < -rank || axis >= rank)
+      return fail(formatv("axis {0} is out of range for rank {1}", axis, rank));
+    reduced[axis < 0 ? axis + rank : axis] = true;
+  }
+  // The output index of an element keeps its unreduced coordinates.
+  std::vector<int64_t> kept, shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    kept.push_back(reduced[d] ? 1 : x.shape[d]);
+    if (!reduced[d] || keepdims)
+      shape.push_back(kept.back());
+  }
+  std::vector<int64_t> keptStrides = stridesOf(kept);
+  bool extremum = kind == Reduction::Max || kind == Reduction::Min;
+  std::vector<double> acc(product(kept), kind == Reduction::Max   ? -INFINITY
+                                         : kind == Reduction::Min ? INFINITY
+                                                                  : 0.0);
+  for (int64_t flat = 0; flat < x.numElements(); ++flat) {
+    std::vector<int64_t> index = unravel(flat, x.shape);
+    int64_t out = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      out += (reduced[d] ? 0 : index[d]) * keptStrides[d];
+    double v = x.data[flat];
+    if (kind == Reduction::SumSquare)
+      v *= v;
+    else if (kind == Reduction::L1)
+      v = std::fabs(v);
+    if (!extremum)
+      acc[out] += v;
+    else if (!std::isnan(acc[out]) && // NaN propagates
+             (std::isnan(v) || (kind == Reduction::Max ? v > acc[out] : v < acc[out])))
+      acc[out] = v;
+  }
+  int64_t count = acc.empty() ? 0 : x.numElements() / (int64_t)acc.size();
+  std::vector<float> out(acc.size());
+  for (size_t i = 0; i < acc.size(); ++i)
+    out[i] = kind == Reduction::Mean ? acc[i] / count : acc[i];
+  return Tensor(std::move(shape), std::move(out));
+}
+
+Tensor ref::abs(const Tensor &x) {
+  return elementwise(x, [](float v) { return std::fabs(v); });
 }
 
 // Comparisons rather than std::min/max, so that NaN propagates.

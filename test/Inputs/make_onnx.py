@@ -70,11 +70,26 @@ def main():
                               pads=[1, 1, 1, 1])],
             [tensor("x", [1, 8, 8, 8])], [tensor("y", [1, 8, 8, 8])],
             [weights("cw", [8, 8, 3, 3])]),
+        "min_hardsigmoid": lambda: model(
+            [helper.make_node("Min", ["x", "r"], ["m"], name="low"),
+             helper.make_node("HardSigmoid", ["m"], ["y"], name="gate", alpha=0.25)],
+            [x, tensor("r", [4])], [tensor("y", [1, 4])]),
+        "reduce_sum_min": lambda: model(
+            [helper.make_node("ReduceSum", ["r", "axes"], ["s"], name="sum"),
+             helper.make_node("ReduceMin", ["s"], ["y"], name="low", axes=[0], keepdims=0)],
+            [tensor("r", [2, 3, 4])], [tensor("y", [1, 4])],
+            [numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")]),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),
     }
-    m = cases[case]()
+    # "unary_OP": a node OP of one input named after its operator.
+    if case.startswith("unary_"):
+        op = case[len("unary_"):]
+        shape = [1, 1] if op.startswith("Reduce") else [1, 4]
+        m = model([helper.make_node(op, ["x"], ["y"], name=op.lower())], [x], [tensor("y", shape)])
+    else:
+        m = cases[case]()
     onnx.checker.check_model(m)
     onnx.save(m, out)
 

@@ -52,9 +52,23 @@ llvm::Expected<Tensor> add(const Tensor &a, const Tensor &b);
 llvm::Expected<Tensor> sub(const Tensor &a, const Tensor &b);
 llvm::Expected<Tensor> mul(const Tensor &a, const Tensor &b);
 llvm::Expected<Tensor> div(const Tensor &a, const Tensor &b);
+/// ONNX Max and Min of two operands; NaN propagates.
+llvm::Expected<Tensor> maximum(const Tensor &a, const Tensor &b);
+llvm::Expected<Tensor> minimum(const Tensor &a, const Tensor &b);
+/// x < 0 ? slope * x : x, slope broadcast to x (ONNX PRelu).
+llvm::Expected<Tensor> prelu(const Tensor &x, const Tensor &slope);
 Tensor relu(const Tensor &x);
 /// x < 0 ? alpha * x : x.
 Tensor leakyRelu(const Tensor &x, float alpha);
+/// ONNX ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceSumSquare and
+/// ReduceL1 over `axes` (every axis if empty; negative ones count from the
+/// end), keeping the reduced axes as 1 if `keepdims`.
+enum class Reduction { Sum, Mean, Max, Min, SumSquare, L1 };
+llvm::Expected<Tensor> reduce(const Tensor &x, llvm::ArrayRef<int64_t> axes, bool keepdims,
+                              Reduction kind);
+/// max(0, min(1, alpha * x + beta)).
+Tensor hardSigmoid(const Tensor &x, float alpha, float beta);
+Tensor abs(const Tensor &x);
 Tensor sigmoid(const Tensor &x);
 Tensor tanh(const Tensor &x);
 Tensor scale(const Tensor &x, float factor);

@@ -330,7 +330,7 @@ struct LowerUnary : public LoweringPattern<OnnxOp> {
   }
 };
 
-/// Add, Sub and Mul with numpy broadcasting.
+/// Add, Sub, Mul and Max with numpy broadcasting.
 template <typename OnnxOp, typename SpatOp>
 struct LowerBinary : public LoweringPattern<OnnxOp> {
   using LoweringPattern<OnnxOp>::LoweringPattern;
@@ -777,7 +777,7 @@ struct ConvertOnnxToSpatialPass
     patterns.add<LowerConstant, LowerUnary<onnx::ReluOp, ReluOp>,
                  LowerUnary<onnx::SigmoidOp, SigmoidOp>, LowerUnary<onnx::TanhOp, TanhOp>,
                  LowerBinary<onnx::AddOp, AddOp>, LowerBinary<onnx::SubOp, SubOp>,
-                 LowerBinary<onnx::MulOp, MulOp>, LowerDiv, LowerLeakyRelu, LowerClip,
+                 LowerBinary<onnx::MulOp, MulOp>, LowerBinary<onnx::MaxOp, MaxOp>, LowerDiv, LowerLeakyRelu, LowerClip,
                  LowerGemm, LowerBatchedMatMul, LowerReshapeLike<onnx::ReshapeOp>,
                  LowerReshapeLike<onnx::FlattenOp>, LowerReshapeLike<onnx::IdentityOp>,
                  LowerTranspose, LowerConcat, LowerPad>(context, lowering);

@@ -127,6 +127,7 @@ LogicalResult AddOp::verify() { return verifyBroadcast(*this, getA(), getB(), ge
 LogicalResult SubOp::verify() { return verifyBroadcast(*this, getA(), getB(), getC()); }
 LogicalResult MulOp::verify() { return verifyBroadcast(*this, getA(), getB(), getC()); }
 LogicalResult DivOp::verify() { return verifyBroadcast(*this, getA(), getB(), getC()); }
+LogicalResult MaxOp::verify() { return verifyBroadcast(*this, getA(), getB(), getC()); }
 
 LogicalResult ClipOp::verify() {
   for (Value bound : {getMin(), getMax()})

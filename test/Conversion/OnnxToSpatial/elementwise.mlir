@@ -61,3 +61,14 @@ func.func @transpose_unit(%x: tensor<1x5xf32>) -> tensor<5x1xf32> {
   %t = onnx.Transpose %x {perm = array<i64: 1, 0>} : (tensor<1x5xf32>) -> tensor<5x1xf32>
   return %t : tensor<5x1xf32>
 }
+
+// -----
+
+// Max shares a broadcast row like the other binary operators.
+// CHECK-LABEL: func @max_rows
+// CHECK: spat.compute_batch lanes(12) lane(%{{.*}} : tensor<12x5xf32>) shared(%arg1 : tensor<5xf32>) {
+// CHECK: spat.max %{{.*}}, %{{.*}} : tensor<5xf32>
+func.func @max_rows(%x: tensor<3x4x5xf32>, %y: tensor<5xf32>) -> tensor<3x4x5xf32> {
+  %m = onnx.Max %x, %y : (tensor<3x4x5xf32>, tensor<5xf32>) -> tensor<3x4x5xf32>
+  return %m : tensor<3x4x5xf32>
+}

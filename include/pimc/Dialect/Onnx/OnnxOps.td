@@ -73,6 +73,7 @@ def Onnx_AddOp : Onnx_BinaryOp<"Add", "element-wise sum">;
 def Onnx_SubOp : Onnx_BinaryOp<"Sub", "element-wise difference">;
 def Onnx_MulOp : Onnx_BinaryOp<"Mul", "element-wise product">;
 def Onnx_DivOp : Onnx_BinaryOp<"Div", "element-wise quotient">;
+def Onnx_MaxOp : Onnx_BinaryOp<"Max", "element-wise maximum">;
 
 class Onnx_UnaryOp<string mnemonic, string what>
     : Onnx_Op<mnemonic, [SameOperandsAndResultType]> {

@@ -54,7 +54,7 @@ struct FoldConstantOperation : public RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<GemmOp, MatMulOp, AddOp, SubOp, MulOp, DivOp, ReluOp, SigmoidOp,
+    if (!isa<GemmOp, MatMulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, ReluOp, SigmoidOp,
              TanhOp, TransposeOp, ReshapeOp, FlattenOp, ConcatOp>(op))
       return failure();
     // A Reshape's shape operand is not read: the result type has it.
@@ -87,6 +87,7 @@ struct FoldConstantOperation : public RewritePattern {
             .Case([&](SubOp) { return ref::sub(operands[0], operands[1]); })
             .Case([&](MulOp) { return ref::mul(operands[0], operands[1]); })
             .Case([&](DivOp) { return ref::div(operands[0], operands[1]); })
+            .Case([&](MaxOp) { return ref::maximum(operands[0], operands[1]); })
             .Case([&](ConcatOp c) { return ref::concat(operands, c.getAxis()); })
             .Case([&](ReluOp) { return ref::relu(operands[0]); })
             .Case([&](SigmoidOp) { return ref::sigmoid(operands[0]); })
