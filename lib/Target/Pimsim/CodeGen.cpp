@@ -307,7 +307,15 @@ private:
             for (int64_t d : group)
               size *= source.shape[d];
             view.shape.push_back(size);
-            view.strides.push_back(group.empty() ? 1 : source.strides[group.back()]);
+            // The stride of the innermost dimension that is not of size 1: a
+            // column [n, 1] of a matrix collapses to n elements a row apart.
+            int64_t stride = 1;
+            for (int64_t d : llvm::reverse(group))
+              if (source.shape[d] != 1) {
+                stride = source.strides[d];
+                break;
+              }
+            view.strides.push_back(stride);
           }
           views[collapse] = view;
           return success();
@@ -396,9 +404,9 @@ private:
           const View &out = viewOf(load.getOut());
           int64_t global = globalAddress.at(load.getGlobal().str());
           int64_t first = indexOf(load.getOffset());
-          return globalRows(out, load.getRowStride(), [&](int64_t row, int64_t local,
+          return globalRows(out, load.getRowStride(), [&](int64_t element, int64_t local,
                                                           int64_t n) {
-            int64_t from = global + (first + row * load.getRowStride()) * elementBytes;
+            int64_t from = global + (first + element) * elementBytes;
             int rs1 = registers.getPair(from);
             int rd = registers.get(address(out, local), {rs1, rs1 + 1});
             emit(Instruction::transfer(Opcode::Ld, rd, rs1, bytes(n)));
@@ -410,9 +418,9 @@ private:
           const View &in = viewOf(store.getInput());
           int64_t global = globalAddress.at(store.getGlobal().str());
           int64_t first = indexOf(store.getOffset());
-          return globalRows(in, store.getRowStride(), [&](int64_t row, int64_t local,
+          return globalRows(in, store.getRowStride(), [&](int64_t element, int64_t local,
                                                           int64_t n) {
-            int64_t to = global + (first + row * store.getRowStride()) * elementBytes;
+            int64_t to = global + (first + element) * elementBytes;
             int rd = registers.getPair(to);
             int rs1 = registers.get(address(in, local), {rd, rd + 1});
             emit(Instruction::transfer(Opcode::St, rd, rs1, bytes(n)));
@@ -561,16 +569,30 @@ private:
     return success();
   }
 
-  /// Calls `each(row, localElement, elements)` for the rows of a local view
-  /// exchanged with global memory row by row (`rowStride` apart there).
+  /// Calls `each(globalElement, localElement, elements)` for the runs of a
+  /// local view exchanged with global memory, where its row r (its last
+  /// dimension) is `rowStride` * r elements on, or right after the row
+  /// before with a stride of 0 (contiguous there). Rows whose elements are
+  /// not adjacent in local memory (a column of a matrix) go an element at a
+  /// time.
   template <typename F>
   LogicalResult globalRows(const View &local, int64_t rowStride, F each) {
-    if (local.isContiguous() && (local.shape.size() <= 1 || rowStride == local.rowLength())) {
+    if (local.isContiguous() &&
+        (local.shape.size() <= 1 || rowStride == 0 || rowStride == local.rowLength())) {
       each(0, local.offset, local.numElements());
       return success();
     }
-    for (auto [r, row] : llvm::enumerate(local.rowOffsets()))
-      each(r, row, local.rowLength());
+    int64_t length = local.rowLength();
+    int64_t step = rowStride ? rowStride : length;
+    int64_t inner = local.strides.empty() ? 1 : local.strides.back();
+    for (auto [r, row] : llvm::enumerate(local.rowOffsets())) {
+      if (inner == 1 || length == 1) {
+        each(int64_t(r) * step, row, length);
+        continue;
+      }
+      for (int64_t j = 0; j < length; ++j)
+        each(int64_t(r) * step + j, row + j * inner, 1);
+    }
     return success();
   }
 
