@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# Makes the picture of resnet18's HTML report that the README shows: exports
-# resnet18 (random weights, seed 0), compiles it for the 144-core chip,
-# writes its page, and takes a screenshot of its top in headless Chromium,
-# reduced to a palette of 128 colours.
-#   bench/report_screenshot.sh [OUT.png]   (default docs/images/resnet18-report.png)
+# Makes the pictures of resnet18's HTML report that the README and
+# docs/report.md show: exports resnet18 (random weights, seed 0), compiles it
+# for the 144-core chip in a mode, writes its page, and takes a screenshot of
+# its top in headless Chromium, reduced to a palette of 128 colours.
+#   bench/report_screenshot.sh [latency|throughput] [OUT.png]
+#   (default: latency, docs/images/resnet18-report.png or
+#   docs/images/resnet18-throughput-report.png)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-png=${1:-$root/docs/images/resnet18-report.png}
+mode=${1:-latency}
+case "$mode" in
+  latency) default=resnet18-report.png ;;
+  throughput) default=resnet18-throughput-report.png ;;
+  *) echo "usage: $0 [latency|throughput] [OUT.png]" >&2; exit 2 ;;
+esac
+png=${2:-$root/docs/images/$default}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Paths relative to the work directory, so that the page names no path of
@@ -15,7 +23,8 @@ cp -r "$root/configs" "$work/configs"
 cd "$work"
 export PATH="$root/build/bin:$PATH"
 /usr/bin/python3 "$root/bench/export_models.py" models resnet18 > /dev/null
-pimc compile models/resnet18/model.onnx --arch configs/chip-144.json -o out -q > /dev/null
+pimc compile models/resnet18/model.onnx --arch configs/chip-144.json --mode="$mode" -o out -q \
+  > /dev/null
 pimc report out --html > /dev/null
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
   --user-data-dir="$work/profile" --window-size=1400,1900 \
