@@ -571,27 +571,25 @@ private:
 
   /// Calls `each(globalElement, localElement, elements)` for the runs of a
   /// local view exchanged with global memory, where its row r (its last
-  /// dimension) is `rowStride` * r elements on, or right after the row
-  /// before with a stride of 0 (contiguous there). Rows whose elements are
-  /// not adjacent in local memory (a column of a matrix) go an element at a
+  /// dimension) is `rowStride` * r elements on (a stride of 0 reads or
+  /// writes every row at the same place). Rows whose elements are not
+  /// adjacent in local memory (a column of a matrix) go an element at a
   /// time.
   template <typename F>
   LogicalResult globalRows(const View &local, int64_t rowStride, F each) {
-    if (local.isContiguous() &&
-        (local.shape.size() <= 1 || rowStride == 0 || rowStride == local.rowLength())) {
+    if (local.isContiguous() && (local.shape.size() <= 1 || rowStride == local.rowLength())) {
       each(0, local.offset, local.numElements());
       return success();
     }
     int64_t length = local.rowLength();
-    int64_t step = rowStride ? rowStride : length;
     int64_t inner = local.strides.empty() ? 1 : local.strides.back();
     for (auto [r, row] : llvm::enumerate(local.rowOffsets())) {
       if (inner == 1 || length == 1) {
-        each(int64_t(r) * step, row, length);
+        each(int64_t(r) * rowStride, row, length);
         continue;
       }
       for (int64_t j = 0; j < length; ++j)
-        each(int64_t(r) * step + j, row + j * inner, 1);
+        each(int64_t(r) * rowStride + j, row + j * inner, 1);
     }
     return success();
   }

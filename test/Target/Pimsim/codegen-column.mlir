@@ -22,7 +22,7 @@ pim.global output @output0 {index = 0 : i64, io_name = "y"} : tensor<3x1xf32>
 pim.core 0 {
   %c0 = arith.constant 0 : index
   %x = pim.alloc {address = 0 : i64} : memref<3x4xf32>
-  pim.ld @input0[%c0] row_stride 0 into %x : memref<3x4xf32>
+  pim.ld @input0[%c0] row_stride 4 into %x : memref<3x4xf32>
   %column = memref.subview %x[0, 0] [3, 1] [1, 1] : memref<3x4xf32> to memref<3x1xf32, strided<[4, 1]>>
   %flat = memref.collapse_shape %column [[0, 1]] : memref<3x1xf32, strided<[4, 1]>> into memref<3xf32, strided<[4]>>
   pim.st %flat, @output0[%c0] row_stride 0 : memref<3xf32, strided<[4]>>
