@@ -316,7 +316,9 @@ private:
     while (pos < end) {
       std::string tagBytes;
       uint64_t tag, length;
-      if (!varint(tag, tagBytes))
+      // A varint that runs past the end of its message leaves pos beyond
+      // it: then end - pos would wrap around below.
+      if (!varint(tag, tagBytes) || pos > end)
         return false;
       uint64_t field = tag >> 3;
       // Field 0 is invalid protobuf (and would let a file of zeros be
@@ -331,17 +333,17 @@ private:
         break;
       case 1: // fixed64
         out += tagBytes;
-        if (!bytes(8, out))
+        if (end - pos < 8 || !bytes(8, out))
           return false;
         break;
       case 5: // fixed32
         out += tagBytes;
-        if (!bytes(4, out))
+        if (end - pos < 4 || !bytes(4, out))
           return false;
         break;
       case 2: { // length-delimited
         std::string lengthBytes;
-        if (!varint(length, lengthBytes) || length > end - pos)
+        if (!varint(length, lengthBytes) || pos > end || length > end - pos)
           return false;
         Kind inner = kind == Kind::Model && field == kModelGraph ? Kind::Graph
                      : kind == Kind::Graph && field == kGraphInitializer ? Kind::Tensor
