@@ -1,6 +1,7 @@
 //===- InitAll.cpp - dialects and passes of pimc --------------------------===//
 
 #include "pimc/InitAll.h"
+#include "pimc/Pipeline.h"
 #include "pimc/Conversion/Passes.h"
 #include "pimc/Dialect/Onnx/Transforms/Passes.h"
 #include "pimc/Dialect/Pim/Transforms/Passes.h"
@@ -41,4 +42,5 @@ void pimc::registerAllPasses() {
   pim::registerPimPasses();
   registerConversionPasses();
   registerPimsimPasses();
+  registerPipeline();
 }

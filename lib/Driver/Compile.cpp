@@ -4,15 +4,13 @@
 #include "pimc/Driver/Views.h"
 
 #include "pimc/Arch/Arch.h"
-#include "pimc/Conversion/Passes.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Dialect/Onnx/Transforms/Passes.h"
-#include "pimc/Dialect/Pim/Transforms/Passes.h"
 #include "pimc/Dialect/Spatial/CostAnalysis.h"
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
-#include "pimc/Dialect/Spatial/Transforms/Passes.h"
 #include "pimc/Frontend/OnnxImporter.h"
 #include "pimc/InitAll.h"
+#include "pimc/Pipeline.h"
 #include "pimc/Support/Constants.h"
 #include "pimc/Support/ExitCodes.h"
 #include "pimc/Support/InputLimits.h"
@@ -53,10 +51,12 @@ using llvm::json::Array;
 using llvm::json::Object;
 
 llvm::ArrayRef<llvm::StringRef> pimc::stageNames() {
-  static const llvm::StringRef names[] = {
-      "import",         "canonicalize", "plan-windows",  "onnx-to-spatial",
-      "merge",          "peft",         "materialize",   "communication",
-      "spatial-to-pim", "bufferize",    "plan-memory",   "codegen"};
+  static const std::vector<llvm::StringRef> names = [] {
+    std::vector<llvm::StringRef> all{"import"};
+    llvm::append_range(all, pipelineStages());
+    all.push_back("codegen");
+    return all;
+  }();
   return names;
 }
 
@@ -295,54 +295,17 @@ Object coreStatsJson(const CoreCodeStats &c) {
                 {"memory_bytes", c.memoryBytes}};
 }
 
-std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options);
-
-/// The passes of a stage after import (canonicalization is a small group).
-void addStagePasses(PassManager &pm, StringRef stage, const CompileOptions &options) {
-  if (stage == "canonicalize") {
-    OpPassManager &func = pm.nest<func::FuncOp>();
-    func.addPass(onnx::createOnnxCanonicalize());
-    func.addPass(onnx::createOnnxChannelsLast());
-    func.addPass(onnx::createOnnxCanonicalize());
-    if (options.packPixels)
-      func.addPass(onnx::createOnnxPackPixels(onnx::OnnxPackPixelsOptions{options.archPath}));
-    return;
-  }
-  // Looping programs assemble their buffers where the pieces arrive, in
-  // the final order: a core's copies are part of every round. (For one
-  // inference the orders, chosen with the copies counted, came out 1%
-  // slower on three of five benchmark models and faster on two.)
-  if (stage == "spatial-to-pim" && options.throughput)
-    pm.addPass(spat::createSpatAssembleInPlace());
-  pm.addPass(stagePass(stage, options));
-}
-
-std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options) {
-  const std::string &arch = options.archPath;
+/// The pipeline's options for a compile's plan.
+void setPipelineOptions(PipelineOptions &pipeline, const CompileOptions &options) {
+  pipeline.arch = options.archPath;
+  pipeline.looping = options.throughput;
   // The passes plan a pipeline of layer stages, or one inference.
-  bool stages = options.throughput && options.plan != CompileOptions::Plan::WholeChip;
-  if (stage == "plan-windows")
-    return createOnnxPlanWindows(OnnxPlanWindowsOptions{arch, stages, options.copyBudget});
-  if (stage == "onnx-to-spatial")
-    return createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{
-        arch, stages, stages && options.evenSplits, options.interleaveRows});
-  if (stage == "merge")
-    return spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch});
-  if (stage == "peft")
-    return spat::createSpatPeftSchedule(
-        spat::SpatPeftScheduleOptions{arch, stages, stages && options.balanceWeightless});
-  if (stage == "materialize")
-    return spat::createSpatMaterializeSchedule();
-  if (stage == "communication")
-    return spat::createSpatOrderCommunication(
-        spat::SpatOrderCommunicationOptions{arch, stages});
-  if (stage == "spatial-to-pim")
-    return createConvertSpatialToPim(ConvertSpatialToPimOptions{arch});
-  if (stage == "bufferize")
-    return pim::createPimBufferize();
-  if (stage == "plan-memory")
-    return pim::createPimPlanMemory(pim::PimPlanMemoryOptions{arch});
-  return nullptr;
+  pipeline.layerStages = options.throughput && options.plan != CompileOptions::Plan::WholeChip;
+  pipeline.evenSplits = options.evenSplits;
+  pipeline.balanceWeightless = options.balanceWeightless;
+  pipeline.packPixels = options.packPixels;
+  pipeline.copyBudget = options.copyBudget;
+  pipeline.interleaveRows = options.interleaveRows;
 }
 } // namespace
 
@@ -502,7 +465,9 @@ llvm::Error Compilation::runStage(StringRef stage, const CompileOptions &fitting
   TimingScope stageTiming = timingRoot.nest(stage);
   if (stageTimers.isEnabled())
     pm.enableTiming(stageTiming);
-  addStagePasses(pm, stage, fitting);
+  PipelineOptions pipeline;
+  setPipelineOptions(pipeline, fitting);
+  buildStage(pm, stage, pipeline);
   if (succeeded(pm.run(module)))
     return llvm::Error::success();
   if (module->hasAttr(spat::kOutOfCrossbarsAttr))

@@ -1,0 +1,71 @@
+//===- Pipeline.h - the passes of a compile, as one pipeline ----*- C++ -*-===//
+//
+// The stages after import, from canonicalization to memory planning, with
+// their options defined once: `pimc compile` runs them stage by stage (to
+// time each, count its IR and retry a plan), and pimc-opt runs them whole as
+// --pimc-pipeline on MLIR text that `pimc compile --emit-mlir=import` printed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIMC_PIPELINE_H
+#define PIMC_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace pimc {
+
+struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
+  Option<std::string> arch{*this, "arch",
+                           llvm::cl::desc("pimsim-nn architecture file (empty: the "
+                                          "built-in chip-144)"),
+                           llvm::cl::init("")};
+  Option<bool> looping{*this, "looping",
+                       llvm::cl::desc("the programs loop (throughput mode): a core "
+                                      "assembles its buffers where the pieces arrive"),
+                       llvm::cl::init(false)};
+  Option<bool> layerStages{*this, "layer-stages",
+                           llvm::cl::desc("plan a pipeline of layer stages rather "
+                                          "than one inference"),
+                           llvm::cl::init(false)};
+  Option<bool> evenSplits{*this, "even-splits",
+                          llvm::cl::desc("layer stages: bands share a layer's rows "
+                                         "out evenly"),
+                          llvm::cl::init(false)};
+  Option<bool> balanceWeightless{*this, "balance-weightless",
+                                 llvm::cl::desc("layer stages: work without weights "
+                                                "goes to the least loaded core"),
+                                 llvm::cl::init(false)};
+  Option<bool> packPixels{*this, "pack-pixels",
+                          llvm::cl::desc("convolutions compute neighbouring pixels "
+                                         "with one matrix where that reads fewer "
+                                         "crossbars"),
+                          llvm::cl::init(true)};
+  Option<double> copyBudget{*this, "copy-budget",
+                            llvm::cl::desc("the share of the crossbars weights and "
+                                           "their copies may take"),
+                            llvm::cl::init(0.9)};
+  Option<bool> interleaveRows{*this, "interleave-rows",
+                              llvm::cl::desc("one inference: a layer's rows go to its "
+                                             "copies of the weights in turn"),
+                              llvm::cl::init(true)};
+};
+
+/// The stages the pipeline runs, in order.
+llvm::ArrayRef<llvm::StringRef> pipelineStages();
+
+/// Adds the passes of one stage (a name of pipelineStages()) to `pm`.
+void buildStage(mlir::OpPassManager &pm, llvm::StringRef stage,
+                const PipelineOptions &options);
+
+/// Adds every stage, from canonicalization to memory planning.
+void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Registers buildPipeline as --pimc-pipeline.
+void registerPipeline();
+
+} // namespace pimc
+
+#endif // PIMC_PIPELINE_H

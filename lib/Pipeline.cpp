@@ -1,0 +1,77 @@
+//===- Pipeline.cpp - the passes of a compile, as one pipeline ------------===//
+
+#include "pimc/Pipeline.h"
+
+#include "pimc/Conversion/Passes.h"
+#include "pimc/Dialect/Onnx/Transforms/Passes.h"
+#include "pimc/Dialect/Pim/Transforms/Passes.h"
+#include "pimc/Dialect/Spatial/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+llvm::ArrayRef<llvm::StringRef> pimc::pipelineStages() {
+  static const llvm::StringRef names[] = {
+      "canonicalize",  "plan-windows",   "onnx-to-spatial", "merge",
+      "peft",          "materialize",    "communication",   "spatial-to-pim",
+      "bufferize",     "plan-memory"};
+  return names;
+}
+
+void pimc::buildStage(OpPassManager &pm, llvm::StringRef stage,
+                      const PipelineOptions &options) {
+  const std::string &arch = options.arch;
+  bool stages = options.layerStages;
+  if (stage == "canonicalize") {
+    OpPassManager &func = pm.nest<func::FuncOp>();
+    func.addPass(onnx::createOnnxCanonicalize());
+    func.addPass(onnx::createOnnxChannelsLast());
+    func.addPass(onnx::createOnnxCanonicalize());
+    if (options.packPixels)
+      func.addPass(onnx::createOnnxPackPixels(onnx::OnnxPackPixelsOptions{arch}));
+  } else if (stage == "plan-windows") {
+    pm.addPass(createOnnxPlanWindows(OnnxPlanWindowsOptions{arch, stages, options.copyBudget}));
+  } else if (stage == "onnx-to-spatial") {
+    pm.addPass(createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{
+        arch, stages, stages && options.evenSplits, options.interleaveRows}));
+  } else if (stage == "merge") {
+    pm.addPass(spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch}));
+  } else if (stage == "peft") {
+    pm.addPass(spat::createSpatPeftSchedule(
+        spat::SpatPeftScheduleOptions{arch, stages, stages && options.balanceWeightless}));
+  } else if (stage == "materialize") {
+    pm.addPass(spat::createSpatMaterializeSchedule());
+  } else if (stage == "communication") {
+    pm.addPass(spat::createSpatOrderCommunication(
+        spat::SpatOrderCommunicationOptions{arch, stages}));
+  } else if (stage == "spatial-to-pim") {
+    // Looping programs assemble their buffers where the pieces arrive, in
+    // the final order: a core's copies are part of every round. (For one
+    // inference the orders, chosen with the copies counted, came out slower
+    // on most benchmark models.)
+    if (options.looping)
+      pm.addPass(spat::createSpatAssembleInPlace());
+    pm.addPass(createConvertSpatialToPim(ConvertSpatialToPimOptions{arch}));
+  } else if (stage == "bufferize") {
+    pm.addPass(pim::createPimBufferize());
+  } else if (stage == "plan-memory") {
+    pm.addPass(pim::createPimPlanMemory(pim::PimPlanMemoryOptions{arch}));
+  } else {
+    llvm_unreachable("not a stage of the pipeline");
+  }
+}
+
+void pimc::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  for (llvm::StringRef stage : pipelineStages())
+    buildStage(pm, stage, options);
+}
+
+void pimc::registerPipeline() {
+  PassPipelineRegistration<PipelineOptions>(
+      "pimc-pipeline",
+      "the stages of `pimc compile` after import, from canonicalization to "
+      "memory planning (code generation is pim-emit-pimsim)",
+      buildPipeline);
+}
