@@ -4,7 +4,7 @@
 Each model is built from torchvision with its own default initialisation
 (never pretrained, nothing is downloaded) after torch.manual_seed(SEED), put in
 eval mode (BatchNorm running stats calibrated, see below), exported with
-static shapes for a 1x3x224x224 input,
+static shapes for a 1x3x224x224 input (resnet18_448: 448x448),
 and written in the ONNX backend-test layout:
 
     OUT/<name>/model.onnx
@@ -64,7 +64,17 @@ MODELS = {
     "mobilenet_v2": lambda: tvm.mobilenet_v2(weights=None),
     "alexnet": lambda: tvm.alexnet(weights=None),
     "squeezenet1_0": lambda: tvm.squeezenet1_0(weights=None),
+    # How compile time grows: twice the layers, or four times the pixels.
+    "resnet34": lambda: tvm.resnet34(weights=None),
+    "resnet50": lambda: tvm.resnet50(weights=None),
+    "resnet18_448": lambda: tvm.resnet18(weights=None),
 }
+# Models whose input is not one 224x224 image.
+INPUT_SHAPES = {"resnet18_448": (1, 3, 448, 448)}
+
+
+def input_shape(name):
+    return INPUT_SHAPES.get(name, INPUT_SHAPE)
 
 
 def build_model(name, seed, calibrate_bn=False):
@@ -72,11 +82,11 @@ def build_model(name, seed, calibrate_bn=False):
     torch.manual_seed(seed)
     model = MODELS[name]()
     if calibrate_bn:
-        calibrate_batchnorm(model, seed)
+        calibrate_batchnorm(model, seed, input_shape(name))
     return model.eval()
 
 
-def calibrate_batchnorm(model, seed, batch=8):
+def calibrate_batchnorm(model, seed, shape, batch=8):
     """Set BN running stats to the batch stats of seeded random inputs."""
     bns = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
     if not bns:
@@ -85,16 +95,16 @@ def calibrate_batchnorm(model, seed, batch=8):
         bn.reset_running_stats()
         bn.momentum = None  # cumulative average: exactly this batch's stats
     gen = torch.Generator().manual_seed(seed + 1)
-    x = torch.randn((batch,) + INPUT_SHAPE[1:], generator=gen)
+    x = torch.randn((batch,) + shape[1:], generator=gen)
     model.train()
     with torch.no_grad():
         model(x)
 
 
-def make_input(seed):
+def make_input(seed, shape):
     """A seeded N(0, 1) input, like a normalised image."""
     gen = torch.Generator().manual_seed(seed)
-    return torch.randn(INPUT_SHAPE, generator=gen, dtype=torch.float32)
+    return torch.randn(shape, generator=gen, dtype=torch.float32)
 
 
 def run_torch(model, x):
@@ -166,7 +176,7 @@ def export_one(name, out_dir, args):
     start = time.perf_counter()
     model = build_model(name, args.seed, not args.default_bn)
     params = sum(p.numel() for p in model.parameters())
-    x = make_input(args.seed)
+    x = make_input(args.seed, input_shape(name))
     y = run_torch(model, x)
 
     tmp_dir = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out_dir))

@@ -19,7 +19,10 @@ wall time and peak RSS of the compile, instructions by class, the address
 loads (sldi) against the register operands that would need one without
 register reuse, pimc's own estimate of the latency, throughput and energy (the
 timing replay), and the functional simulation time, each checked against
-issue 3's targets where it has one.
+the compile-time targets where it has one. A second table gives each
+stage's seconds against the IR ops it left, and the growth models
+(--models resnet18 resnet34 resnet50 resnet18_448 --modes latency) their
+compile time as a multiple of resnet18's.
 
 Timings on a shared machine are noisy: compare runs made one after another.
 
@@ -37,9 +40,15 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = ["resnet18", "vgg16", "googlenet", "mobilenet_v2", "alexnet", "squeezenet1_0"]
-ARCH = {"vgg16": "chip-256.json"}
-# Issue 3: compile seconds and peak MiB, functional simulation seconds.
-TARGETS = {"resnet18": (2.0, 600.0, 10.0), "vgg16": (8.0, 1700.0, None)}
+# How compile time grows with the model: --models GROWTH... (latency mode);
+# each is compared with resnet18 when both are run.
+GROWTH = ["resnet34", "resnet50", "resnet18_448"]
+GROWTH_TARGETS = {"resnet34": 2.2, "resnet18_448": 4.5}
+ARCH = {"vgg16": "chip-256.json", "resnet50": "chip-256.json"}
+# Compile seconds and peak MiB, functional simulation seconds.
+TARGETS = {"resnet18": (1.5, 300.0, 10.0), "vgg16": (6.0, 1000.0, None),
+           "googlenet": (1.5, None, None), "mobilenet_v2": (1.5, None, None),
+           "alexnet": (1.5, None, None), "squeezenet1_0": (1.5, None, None)}
 
 
 def timed(command):
@@ -107,7 +116,7 @@ def check(value, target):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default=os.path.join(ROOT, "build", "bench"))
-    parser.add_argument("--models", nargs="+", default=MODELS, choices=MODELS)
+    parser.add_argument("--models", nargs="+", default=MODELS, choices=MODELS + GROWTH)
     parser.add_argument("--modes", nargs="+", default=["latency", "throughput"],
                         choices=["latency", "throughput"])
     parser.add_argument("--pimc", default=os.path.join(ROOT, "build", "bin", "pimc"))
@@ -136,7 +145,7 @@ def main():
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
              + ("---|---|---|" if args.pimsim else "")]
     for r in rows:
-        # Issue 3's targets are for the default (latency) mode.
+        # The targets are for the default (latency) mode.
         target = TARGETS.get(r["model"], (None, None, None)) if r["mode"] == "latency" \
             else (None, None, None)
         simulate = r.get("simulate_s")
@@ -161,12 +170,49 @@ def main():
                     "%.1f" % r["pimsim_throughput"] if "pimsim_throughput" in r else "-",
                     r["pimsim_energy_mj"] or 0)
         lines.append(line)
+    lines += [""] + stage_table(rows) + growth_lines(rows)
     table = "\n".join(lines)
     print(table)
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write(table + "\n")
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump(rows, f, indent=1)
+
+
+def stage_table(rows):
+    """Each compile's seconds per stage, against the IR ops the stage left:
+    a stage whose time grows faster than its IR shows here. A stage that ran
+    more than once (a plan tried again) counts all its runs."""
+    names, per_row = [], []
+    for r in rows:
+        stages = {}
+        for name, seconds, ops in r["stages"]:
+            stage = name.split(" (")[0]
+            if stage not in names:
+                names.append(stage)
+            total, _ = stages.get(stage, (0.0, 0))
+            stages[stage] = (total + seconds, ops)
+        per_row.append(stages)
+    lines = ["| model | mode | " + " | ".join("%s s / ops" % n for n in names) + " |",
+             "|---|---|" + "---|" * len(names)]
+    for r, stages in zip(rows, per_row):
+        lines.append("| %s | %s | " % (r["model"], r["mode"]) + " | ".join(
+            "%.3f / %d" % stages[n] if n in stages else "-" for n in names) + " |")
+    return lines
+
+
+def growth_lines(rows):
+    """Compile time of the growth models as a multiple of resnet18's."""
+    base = {r["mode"]: r["compile_s"] for r in rows if r["model"] == "resnet18"}
+    lines = []
+    for r in rows:
+        if r["model"] in GROWTH and r["mode"] in base:
+            ratio = r["compile_s"] / base[r["mode"]]
+            target = GROWTH_TARGETS.get(r["model"])
+            lines.append("%s (%s): %.2fx resnet18's compile time%s" % (
+                r["model"], r["mode"], ratio,
+                "" if target is None else " (target %.1fx:%s)" % (target, check(ratio, target))))
+    return [""] + lines if lines else []
 
 
 def run_model(args, models, name, mode):
@@ -195,7 +241,9 @@ def run_model(args, models, name, mode):
            # the stated sim_time by the replay, the pipeline's fill included.
            "round_ms": timing["round_ns"] / 1e6 if "round_ns" in timing else None,
            "throughput": counted_in(timing, args.sim_time) if "round_ns" in timing else None,
-           "plan": timing.get("plan")}
+           "plan": timing.get("plan"),
+           "stages": [(st["name"], st["seconds"], st["ops"])
+                      for st in report["compiler"]["stages"]]}
     if not args.no_simulate:
         inputs = os.path.join(case, "test_data_set_0")
         _, row["simulate_s"], _ = timed([args.pimc, "simulate", out, "--inputs", inputs,
