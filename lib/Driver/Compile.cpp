@@ -247,7 +247,7 @@ Object scheduleStats(ModuleOp module, const Arch &arch) {
   std::set<int64_t> cores;
   std::map<int64_t, int64_t> lanesPerCore;
   module.walk([&](spat::ComputeOpInterface compute) {
-    auto core = compute->getAttrOfType<IntegerAttr>(spat::kCoreAttr);
+    IntegerAttr core = spat::dialectOf(compute).getCoreAttrHelper().getAttr(compute);
     if (!core)
       return;
     cores.insert(core.getInt());
@@ -256,14 +256,14 @@ Object scheduleStats(ModuleOp module, const Arch &arch) {
         {"node", nodeName(compute.getLoc())},
         {"lanes", compute.getLaneCount()},
         {"core", core.getInt()},
-        {"start_ns", spat::getTimeAttr(compute, spat::kStartAttr)},
-        {"finish_ns", spat::getTimeAttr(compute, spat::kFinishAttr)}});
+        {"start_ns", spat::startOf(compute)},
+        {"finish_ns", spat::finishOf(compute)}});
   });
   int64_t maxLanes = 0;
   for (auto [core, count] : lanesPerCore)
     maxLanes = std::max(maxLanes, count);
   double makespan = 0;
-  if (auto attr = module->getAttrOfType<FloatAttr>(spat::kMakespanAttr))
+  if (FloatAttr attr = spat::dialectOf(module).getMakespanAttrHelper().getAttr(module))
     makespan = attr.getValueAsDouble();
   return Object{{"cores_used", (int64_t)cores.size()},
                 {"critical_path_ns", makespan},

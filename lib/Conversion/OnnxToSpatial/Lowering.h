@@ -56,7 +56,7 @@ struct LoweringContext {
   /// and whether any layer's did.
   bool interleaveRows = true;
   bool rowsInterleaved = false;
-  /// The next value of kCopyAttr.
+  /// The next value of spat.copy.
   int64_t nextCopy = 0;
   /// Pipelines: the sums whose operand `first` skips layers, with the
   /// convolution that reads that operand and passes it on (`second`; see

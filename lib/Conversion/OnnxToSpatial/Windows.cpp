@@ -507,7 +507,8 @@ SmallVector<Value> lowerDenseGroup(ConversionPatternRewriter &rewriter, Location
         if (band.sharesCopy) {
           auto [it, isNew] = copyIds.try_emplace({band.copy, c, t0}, lowering.nextCopy);
           lowering.nextCopy += isNew;
-          compute->setAttr(kCopyAttr, rewriter.getI64IntegerAttr(it->second));
+          dialectOf(compute).getCopyAttrHelper().setAttr(
+              compute, rewriter.getI64IntegerAttr(it->second));
         }
         partials.push_back(bandRows(rewriter, loc, compute, lanes, cols));
       }

@@ -200,7 +200,7 @@ private:
 
   LogicalResult lowerCompute(OpBuilder &b, spat::ComputeOpInterface compute) {
     // The compute's tiles become array groups of the core; a tile already
-    // there (a copy of the weights the computes share, kCopyAttr) is used
+    // there (a copy of the weights the computes share, spat.copy) is used
     // again: the core issues one mvm at a time anyway.
     SmallVector<int64_t> groupOf;
     for (Attribute attr : compute.getTiles()) {

@@ -27,6 +27,13 @@ void PimDialect::initialize() {
       >();
 }
 
+LogicalResult PimDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  if (attr.getName() == getMemoryBytesAttrHelper().getName() &&
+      !isa<IntegerAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << attr.getName().getValue() << "' must be an integer";
+  return success();
+}
+
 LogicalResult GlobalOp::verify() {
   if (getKind() == GlobalKind::constant)
     return getValue() && getValue()->getType() == getType()

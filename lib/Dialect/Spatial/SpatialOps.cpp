@@ -28,6 +28,19 @@ void SpatDialect::initialize() {
       >();
 }
 
+LogicalResult SpatDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  StringAttr name = attr.getName();
+  bool integer = name == getCopyAttrHelper().getName() || name == getCoreAttrHelper().getName();
+  bool time = name == getStartAttrHelper().getName() ||
+              name == getFinishAttrHelper().getName() ||
+              name == getMakespanAttrHelper().getName();
+  if (integer && !isa<IntegerAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name.getValue() << "' must be an integer";
+  if (time && !isa<FloatAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name.getValue() << "' must be a time in ns (f64)";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Globals
 //===----------------------------------------------------------------------===//

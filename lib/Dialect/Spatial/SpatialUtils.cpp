@@ -24,7 +24,7 @@ int64_t pimc::spat::crossbarsIn(Operation *root, const Arch &arch) {
   int64_t total = 0;
   llvm::DenseSet<int64_t> copies;
   root->walk([&](ComputeOpInterface compute) {
-    auto copy = compute->getAttrOfType<IntegerAttr>(kCopyAttr);
+    IntegerAttr copy = dialectOf(compute).getCopyAttrHelper().getAttr(compute);
     if (!copy || copies.insert(copy.getInt()).second)
       total += crossbarsOf(compute, arch);
   });
@@ -78,8 +78,16 @@ ComputeOpInterface pimc::spat::buildCompute(
   return cast<ComputeOpInterface>(op);
 }
 
-double pimc::spat::getTimeAttr(Operation *op, StringRef name, double fallback) {
-  if (auto attr = op->getAttrOfType<FloatAttr>(name))
-    return attr.getValueAsDouble();
-  return fallback;
+SpatDialect &pimc::spat::dialectOf(Operation *op) {
+  return *op->getContext()->getLoadedDialect<SpatDialect>();
+}
+
+double pimc::spat::startOf(Operation *op, double fallback) {
+  FloatAttr start = dialectOf(op).getStartAttrHelper().getAttr(op);
+  return start ? start.getValueAsDouble() : fallback;
+}
+
+double pimc::spat::finishOf(Operation *op, double fallback) {
+  FloatAttr finish = dialectOf(op).getFinishAttrHelper().getAttr(op);
+  return finish ? finish.getValueAsDouble() : fallback;
 }

@@ -814,7 +814,9 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
     if (it != cores.end()) {
       pim::CoreOp core = it->second;
       job.core = core;
-      if (auto memory = core->getAttrOfType<IntegerAttr>("pim.memory_bytes"))
+      auto memoryBytes =
+          core.getContext()->getLoadedDialect<pim::PimDialect>()->getMemoryBytesAttrHelper();
+      if (IntegerAttr memory = memoryBytes.getAttr(core))
         coreStats.memoryBytes = memory.getInt();
       for (Attribute attr : core.getGroups()) {
         auto group = cast<pim::GroupAttr>(attr);

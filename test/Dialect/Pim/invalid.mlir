@@ -42,3 +42,10 @@ pim.core 0 {
   // expected-error @+1 {{gathers past the end of its input}}
   pim.vmv %a stride 3 into %b : memref<8xf32> into memref<4xf32>
 }
+
+// -----
+
+// Memory planning's hand-off to code generation is a byte count.
+// expected-error @+1 {{'pim.core' op 'pim.memory_bytes' must be an integer}}
+pim.core 0 attributes {pim.memory_bytes = "a lot"} {
+}

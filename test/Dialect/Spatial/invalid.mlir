@@ -70,3 +70,30 @@ func.func @no_global() -> tensor<4xf32> {
   %g = spat.get_global @missing : tensor<4xf32>
   return %g : tensor<4xf32>
 }
+
+// -----
+
+// The schedule's hand-offs are typed: a core is an integer, a time an f64.
+spat.global constant @w : tensor<128x64xf32> = dense<1.0> : tensor<128x64xf32>
+func.func @core_not_integer(%x: tensor<128xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'spat.compute' op 'spat.core' must be an integer}}
+  %p = spat.compute(%x : tensor<128xf32>) tiles [#spat.tile<@w[0, 0], [128, 64]>] attributes {spat.core = "three"} {
+  ^bb0(%in: tensor<128xf32>):
+    %o = spat.mvm %in tile 0 : tensor<128xf32> -> tensor<64xf32>
+    spat.yield %o : tensor<64xf32>
+  } -> tensor<64xf32>
+  return %p : tensor<64xf32>
+}
+
+// -----
+
+spat.global constant @w : tensor<128x64xf32> = dense<1.0> : tensor<128x64xf32>
+func.func @start_not_time(%x: tensor<128xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'spat.compute' op 'spat.start' must be a time in ns (f64)}}
+  %p = spat.compute(%x : tensor<128xf32>) tiles [#spat.tile<@w[0, 0], [128, 64]>] attributes {spat.core = 0 : i64, spat.start = 3 : i64} {
+  ^bb0(%in: tensor<128xf32>):
+    %o = spat.mvm %in tile 0 : tensor<128xf32> -> tensor<64xf32>
+    spat.yield %o : tensor<64xf32>
+  } -> tensor<64xf32>
+  return %p : tensor<64xf32>
+}

@@ -24,6 +24,10 @@ def Pim_Dialect : Dialect {
   let cppNamespace = "::pimc::pim";
   let summary = "the pimsim-nn instruction set";
   let useDefaultAttributePrinterParser = 1;
+  // Memory planning's hand-off to code generation: the bytes of a core's
+  // local memory its buffers take.
+  let discardableAttrs = (ins "::mlir::IntegerAttr":$memory_bytes);
+  let hasOperationAttrVerify = 1;
 }
 
 def Pim_GroupAttr : AttrDef<Pim_Dialect, "Group"> {

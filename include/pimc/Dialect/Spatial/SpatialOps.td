@@ -25,6 +25,20 @@ def Spat_Dialect : Dialect {
   let cppNamespace = "::pimc::spat";
   let summary = "spatial dataflow of crossbar computes";
   let useDefaultAttributePrinterParser = 1;
+  // What one stage leaves on computes (and the module) for the next.
+  let discardableAttrs = (ins
+    // On computes that use one copy of their weights, one after another
+    // (ONNX-to-Spatial): the same value places them on one core, where
+    // their tiles take the crossbars once.
+    "::mlir::IntegerAttr":$copy,
+    // The schedule (PEFT): a compute's core, and when it starts and
+    // finishes there (ns); the module's makespan.
+    "::mlir::IntegerAttr":$core,
+    "::mlir::FloatAttr":$start,
+    "::mlir::FloatAttr":$finish,
+    "::mlir::FloatAttr":$makespan
+  );
+  let hasOperationAttrVerify = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,7 +14,7 @@ int64_t crossbarsOf(TileAttr tile, const Arch &arch);
 /// Crossbars all tiles of a compute need.
 int64_t crossbarsOf(ComputeOpInterface compute, const Arch &arch);
 /// Crossbars the computes in `root` need, a copy of weights they share
-/// (kCopyAttr) counted once.
+/// (spat.copy) counted once.
 int64_t crossbarsIn(mlir::Operation *root, const Arch &arch);
 
 /// Builds a spat.compute (lanes == 1) or spat.compute_batch (lanes > 1) with
@@ -29,18 +29,12 @@ buildCompute(mlir::OpBuilder &builder, mlir::Location loc, int64_t lanes,
                  mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>
                  body);
 
-/// The value of the `spat.*` f64 attribute `name` of `op`, or `fallback`.
-double getTimeAttr(mlir::Operation *op, llvm::StringRef name, double fallback = 0);
-
-/// On computes that use one copy of their weights, one after another: the
-/// same value places them on one core, where their tiles take the crossbars
-/// once.
-constexpr llvm::StringLiteral kCopyAttr = "spat.copy";
-/// Attribute names the schedule leaves on computes.
-constexpr llvm::StringLiteral kCoreAttr = "spat.core";
-constexpr llvm::StringLiteral kStartAttr = "spat.start";
-constexpr llvm::StringLiteral kFinishAttr = "spat.finish";
-constexpr llvm::StringLiteral kMakespanAttr = "spat.makespan";
+/// The dialect, for its discardable attributes' helpers (spat.copy,
+/// spat.core, spat.start, spat.finish, spat.makespan).
+SpatDialect &dialectOf(mlir::Operation *op);
+/// When the schedule starts and finishes `op` (ns), or `fallback`.
+double startOf(mlir::Operation *op, double fallback = 0);
+double finishOf(mlir::Operation *op, double fallback = 0);
 /// Set on the module when scheduling found no core with the crossbars a
 /// compute's weights need.
 constexpr llvm::StringLiteral kOutOfCrossbarsAttr = "spat.out_of_crossbars";

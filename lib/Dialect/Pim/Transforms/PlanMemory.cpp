@@ -108,8 +108,8 @@ public:
       buffer.alloc.setAddressAttr(
           IntegerAttr::get(IntegerType::get(core.getContext(), 64), address));
     }
-    core->setAttr("pim.memory_bytes",
-                  IntegerAttr::get(IntegerType::get(core.getContext(), 64), peak));
+    core.getContext()->getLoadedDialect<PimDialect>()->getMemoryBytesAttrHelper().setAttr(
+        core, IntegerAttr::get(IntegerType::get(core.getContext(), 64), peak));
     return success();
   }
 

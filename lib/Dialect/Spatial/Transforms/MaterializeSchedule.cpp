@@ -318,14 +318,15 @@ struct Materializer {
 
     SmallVector<ComputeOpInterface> order;
     func.walk([&](ComputeOpInterface compute) { order.push_back(compute); });
+    auto coreAttr = dialectOf(func).getCoreAttrHelper();
     for (ComputeOpInterface compute : order)
-      if (!compute->hasAttr(kCoreAttr))
+      if (!coreAttr.getAttr(compute))
         return compute.emitError("is not scheduled (run spat-peft-schedule)");
     llvm::stable_sort(order, [](ComputeOpInterface a, ComputeOpInterface b) {
-      return getTimeAttr(a, kStartAttr) < getTimeAttr(b, kStartAttr);
+      return startOf(a) < startOf(b);
     });
     for (ComputeOpInterface compute : order) {
-      int64_t id = compute->getAttrOfType<IntegerAttr>(kCoreAttr).getInt();
+      int64_t id = coreAttr.getAttr(compute).getInt();
       IRMapping mapping;
       for (Value input : compute->getOperands()) {
         FailureOr<Value> value = materialize(id, input, compute.getLoc());

@@ -98,8 +98,9 @@ struct MergeChain : public OpInterfaceRewritePattern<ComputeOpInterface> {
       return failure();
     // The merged compute runs where the copy of weights it uses is; no
     // compute can use two.
-    Attribute copy = producer->getAttr(kCopyAttr);
-    if (Attribute consumerCopy = consumer->getAttr(kCopyAttr)) {
+    auto copyAttr = dialectOf(producer).getCopyAttrHelper();
+    IntegerAttr copy = copyAttr.getAttr(producer);
+    if (IntegerAttr consumerCopy = copyAttr.getAttr(consumer)) {
       if (copy)
         return failure();
       copy = consumerCopy;
@@ -191,7 +192,7 @@ struct MergeChain : public OpInterfaceRewritePattern<ComputeOpInterface> {
           return results;
         });
     if (copy)
-      merged->setAttr(kCopyAttr, copy);
+      copyAttr.setAttr(merged, copy);
     rewriter.replaceOp(consumer, merged->getResults());
     // The views between the two have no users now; erase them from the
     // consumer's side, then the producer.

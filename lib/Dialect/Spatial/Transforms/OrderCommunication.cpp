@@ -407,7 +407,7 @@ struct SpatOrderCommunicationPass
     for (unsigned n : topo) {
       Operation *op = nodes[n].ops.front();
       if (isCompute(op))
-        ready[n] = getTimeAttr(op, kFinishAttr);
+        ready[n] = finishOf(op);
       for (unsigned s : nodes[n].succs)
         ready[s] = std::max(ready[s], ready[n]);
     }
@@ -416,7 +416,7 @@ struct SpatOrderCommunicationPass
     for (unsigned n : llvm::reverse(topo)) {
       Operation *op = nodes[n].ops.front();
       if (isCompute(op))
-        needed[n] = getTimeAttr(op, kStartAttr);
+        needed[n] = startOf(op);
       else
         for (unsigned s : nodes[n].succs)
           needed[n] = std::min(needed[n], needed[s]);

@@ -9,7 +9,7 @@
 // between cores cost what the NoC table says for that pair of cores, so
 // placement is NoC-aware; a core only takes computes whose weight tiles fit
 // its free crossbars. Computes that share a copy of their weights
-// (kCopyAttr: the rows of one band) go where the first of them went, one
+// (spat.copy: the rows of one band) go where the first of them went, one
 // after another, and take its crossbars once.
 //
 // For programs that loop (throughput mode), each layer with weights, with
@@ -52,7 +52,7 @@ struct Task {
   ComputeOpInterface op;
   double cost = 0;        // ns on any core
   int64_t crossbars = 0;
-  int64_t copy = -1;       // kCopyAttr: shares its weights' copy with others
+  int64_t copy = -1;       // spat.copy: shares its weights' copy with others
   int64_t globalBytes = 0; // read from global memory (model inputs, constants)
   int64_t inputBytes = 0, outputBytes = 0;
   unsigned unplacedConsumers = 0;
@@ -272,7 +272,7 @@ struct SpatPeftSchedulePass
         task.op = op;
         task.cost = computeNs(op, cost);
         task.crossbars = crossbarsOf(op, arch);
-        if (auto copy = op->getAttrOfType<IntegerAttr>(kCopyAttr))
+        if (IntegerAttr copy = dialectOf(op).getCopyAttrHelper().getAttr(op))
           task.copy = copy.getInt();
         tasks.push_back(task);
       });
@@ -490,12 +490,13 @@ struct SpatPeftSchedulePass
             ready.push(s.task);
       }
       Builder b(&getContext());
+      SpatDialect &spat = dialectOf(module);
       for (Task &task : tasks) {
-        task.op->setAttr(kCoreAttr, b.getI64IntegerAttr(task.core));
-        task.op->setAttr(kStartAttr, b.getF64FloatAttr(task.start));
-        task.op->setAttr(kFinishAttr, b.getF64FloatAttr(task.finish));
+        spat.getCoreAttrHelper().setAttr(task.op, b.getI64IntegerAttr(task.core));
+        spat.getStartAttrHelper().setAttr(task.op, b.getF64FloatAttr(task.start));
+        spat.getFinishAttrHelper().setAttr(task.op, b.getF64FloatAttr(task.finish));
       }
-      module->setAttr(kMakespanAttr, b.getF64FloatAttr(makespan));
+      spat.getMakespanAttrHelper().setAttr(module, b.getF64FloatAttr(makespan));
     }
   }
 };
