@@ -4,7 +4,8 @@
 Each model is built from torchvision with its own default initialisation
 (never pretrained, nothing is downloaded) after torch.manual_seed(SEED), put in
 eval mode (BatchNorm running stats calibrated, see below), exported with
-static shapes for a 1x3x224x224 input,
+static shapes for a 1x3x224x224 input (a batch of N for the batched variants,
+exported only when named: resnet18_batch4),
 and written in the ONNX backend-test layout:
 
     OUT/<name>/model.onnx
@@ -65,12 +66,14 @@ MODELS = {
     "alexnet": lambda: tvm.alexnet(weights=None),
     "squeezenet1_0": lambda: tvm.squeezenet1_0(weights=None),
 }
+# Batched variants of benchmark models: (model, batch). Exported when named.
+BATCHED = {"resnet18_batch4": ("resnet18", 4)}
 
 
 def build_model(name, seed, calibrate_bn=False):
     """The model with seeded random weights, in eval mode."""
     torch.manual_seed(seed)
-    model = MODELS[name]()
+    model = MODELS[BATCHED.get(name, (name,))[0]]()
     if calibrate_bn:
         calibrate_batchnorm(model, seed)
     return model.eval()
@@ -91,10 +94,10 @@ def calibrate_batchnorm(model, seed, batch=8):
         model(x)
 
 
-def make_input(seed):
-    """A seeded N(0, 1) input, like a normalised image."""
+def make_input(seed, batch=1):
+    """A seeded N(0, 1) input, like a normalised image (`batch` of them)."""
     gen = torch.Generator().manual_seed(seed)
-    return torch.randn(INPUT_SHAPE, generator=gen, dtype=torch.float32)
+    return torch.randn((batch, *INPUT_SHAPE[1:]), generator=gen, dtype=torch.float32)
 
 
 def run_torch(model, x):
@@ -166,7 +169,7 @@ def export_one(name, out_dir, args):
     start = time.perf_counter()
     model = build_model(name, args.seed, not args.default_bn)
     params = sum(p.numel() for p in model.parameters())
-    x = make_input(args.seed)
+    x = make_input(args.seed, BATCHED.get(name, (name, 1))[1])
     y = run_torch(model, x)
 
     tmp_dir = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out_dir))
@@ -224,9 +227,10 @@ def main():
                         help="print opset, op types and output range")
     args = parser.parse_args()
 
-    unknown = [n for n in args.names if n not in MODELS]
+    unknown = [n for n in args.names if n not in MODELS and n not in BATCHED]
     if unknown:
-        parser.error(f"unknown model(s): {', '.join(unknown)}; known: {', '.join(MODELS)}")
+        parser.error(f"unknown model(s): {', '.join(unknown)}; known: "
+                     f"{', '.join([*MODELS, *BATCHED])}")
     args.out_dir.mkdir(parents=True, exist_ok=True)
     for name in args.names or MODELS:
         export_one(name, args.out_dir, args)

@@ -60,7 +60,8 @@ transposedLayer(onnx::ConvTransposeOp op, const Arch &arch, const CostModel &cos
   int64_t cg = cast<RankedTensorType>(op.getW().getType()).getDimSize(0) / op.getGroup();
   int64_t og = cast<RankedTensorType>(op.getW().getType()).getDimSize(1);
   plan::WindowLayer layer;
-  layer.rows = transposed.outputs.front();
+  layer.rows = cast<RankedTensorType>(op.getX().getType()).getDimSize(0) *
+               transposed.outputs.front();
   if (transposed.outputs.size() >= 2) {
     layer.cols = transposed.outputs[1];
     layer.maxParts = std::min<int64_t>(layer.cols, kMaxRowParts);
@@ -94,7 +95,8 @@ static std::optional<plan::WindowLayer> windowLayer(Operation *op, const Arch &a
   int64_t pixels = y.getNumElements() / y.getShape().back();
   int64_t channels = x.getShape().back();
   plan::WindowLayer layer;
-  layer.rows = y.getDimSize(1);
+  // The rows of every sample of the batch (bandsOf shares the bands out).
+  layer.rows = y.getDimSize(0) * y.getDimSize(1);
   if (y.getRank() >= 4) {
     layer.cols = y.getDimSize(2);
     layer.maxParts = std::min<int64_t>(layer.cols, kMaxRowParts);

@@ -40,9 +40,10 @@ static int64_t plannedBands(Operation *op) {
 
 namespace {
 
-/// The geometry of a channels-last window operation of batch 1.
+/// The geometry of a channels-last window operation, per sample of its
+/// batch.
 struct Window {
-  int64_t channels = 0;
+  int64_t batch = 1, channels = 0;
   SmallVector<int64_t> in, out, kernel, strides, dilations, low, high;
   SmallVector<int64_t> padded;       // spatial sizes of the padded input
   SmallVector<int64_t> paddedStride; // elements between neighbours of dim d
@@ -104,9 +105,8 @@ FailureOr<Window> windowOf(Operation *op, Value x, Value y, ArrayRef<int64_t> ke
                            std::optional<ArrayRef<int64_t>> dilations) {
   auto inType = cast<RankedTensorType>(x.getType());
   auto outType = cast<RankedTensorType>(y.getType());
-  if (inType.getDimSize(0) != 1)
-    return op->emitError("only a batch of 1 is supported");
   Window w;
+  w.batch = inType.getDimSize(0);
   w.channels = inType.getShape().back();
   w.in.assign(inType.getShape().begin() + 1, inType.getShape().end() - 1);
   w.out.assign(outType.getShape().begin() + 1, outType.getShape().end() - 1);
@@ -144,7 +144,7 @@ Value paddedInput(OpBuilder &b, Location loc, Value x, const Window &w, float va
              llvm::any_of(w.high, [](int64_t p) { return p > 0; });
   if (!any)
     return x;
-  SmallVector<int64_t> low = {0}, high = {0}, shape = {1};
+  SmallVector<int64_t> low = {0}, high = {0}, shape = {w.batch};
   llvm::append_range(low, w.low);
   llvm::append_range(high, w.high);
   llvm::append_range(shape, w.padded);
@@ -193,11 +193,17 @@ struct Band {
 /// only as that band ends, so every layer would wait for nearly all of the
 /// one before. With `evenSplits`, bands of whole rows share the rows out
 /// evenly (as many bands, none longer). Sets `interleaved` when it dealt
-/// the rows out.
+/// the rows out. A batch's `planned` bands are shared out over its samples:
+/// each sample gets the same bands, on copies of the weights of its own
+/// while there are enough bands for them (the samples run side by side),
+/// otherwise on the copies of an earlier sample (one after the other, on
+/// the same crossbars).
 std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
                           int64_t outChannels, const Arch &arch, int64_t planned,
                           bool evenSplits, bool rowByRow = false, int64_t mvmsPerPixel = 0,
                           bool interleaveRows = false, bool *interleaved = nullptr) {
+  int64_t copySets = std::clamp<int64_t>(planned, 1, w.batch);
+  planned = std::max<int64_t>(1, planned / w.batch);
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
@@ -224,54 +230,65 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
                     rowsPerBand * (rowTo - rowFrom) * rowBytes <= budget;
   if (interleaved)
     *interleaved |= interleave;
-  for (int64_t k = 0, first = 0; k < bandCount; ++k) {
-    int64_t end = evenSplits ? (k + 1) * w.out[0] / bandCount
-                           : std::min(w.out[0], first + rowsPerBand);
-    int64_t parts =
-        split ? std::min(w.out[1], planned / w.out[0] + (first < planned % w.out[0])) : 1;
-    // Row by row only while the inputs of all its rows fit a core's memory:
-    // they may all arrive before its first row runs.
-    bool byRow = rowByRow &&
-                 (end - first) * (rowTo - rowFrom) * rowBytes <= arch.localMemory.memorySize;
-    int64_t rowsPerCompute = byRow ? 1 : end - first;
-    for (int64_t part = 0; part < parts; ++part, ++copy) {
-      // Its columns [p0, p1), in `halves` computes of its rows.
-      int64_t p0 = w.rank() >= 2 ? part * w.out[1] / parts : 0;
-      int64_t p1 = w.rank() >= 2 ? (part + 1) * w.out[1] / parts : 1;
-      int64_t halves =
-          rowByRow && p1 - p0 > 1 && (p1 - p0) * mvmsPerPixel >= kHalvedMvms ? 2 : 1;
-      for (int64_t row = first; row < end; row += rowsPerCompute) {
-        for (int64_t half = 0; half < halves; ++half) {
-          Band band;
-          band.first = row;
-          band.end = std::min(end, row + rowsPerCompute);
-          band.copy = interleave ? row % bandCount : copy;
-          band.sharesCopy = band.end - band.first < end - first || halves > 1;
-          SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
-          std::tie(offsets[1], sizes[1]) = w.inputRows(band.first, band.end);
-          sizes[1] -= offsets[1];
-          int64_t cols = w.rank() >= 2 ? w.out[1] : 1;
-          if (parts > 1 || halves > 1) {
-            band.firstCol = p0 + half * (p1 - p0) / halves;
-            cols = p0 + (half + 1) * (p1 - p0) / halves - band.firstCol;
-            std::tie(offsets[2], sizes[2]) = w.inputSpan(1, band.firstCol, band.firstCol + cols);
-            sizes[2] -= offsets[2];
+  // The copies one sample's bands use.
+  int64_t sampleCopies = 0;
+  for (int64_t sample = 0; sample < w.batch; ++sample) {
+    copy = 0;
+    int64_t firstCopy = sample % copySets * sampleCopies;
+    for (int64_t k = 0, first = 0; k < bandCount; ++k) {
+      int64_t end = evenSplits ? (k + 1) * w.out[0] / bandCount
+                             : std::min(w.out[0], first + rowsPerBand);
+      int64_t parts =
+          split ? std::min(w.out[1], planned / w.out[0] + (first < planned % w.out[0])) : 1;
+      // Row by row only while the inputs of all its rows fit a core's memory:
+      // they may all arrive before its first row runs.
+      bool byRow = rowByRow &&
+                   (end - first) * (rowTo - rowFrom) * rowBytes <= arch.localMemory.memorySize;
+      int64_t rowsPerCompute = byRow ? 1 : end - first;
+      for (int64_t part = 0; part < parts; ++part, ++copy) {
+        // Its columns [p0, p1), in `halves` computes of its rows.
+        int64_t p0 = w.rank() >= 2 ? part * w.out[1] / parts : 0;
+        int64_t p1 = w.rank() >= 2 ? (part + 1) * w.out[1] / parts : 1;
+        int64_t halves =
+            rowByRow && p1 - p0 > 1 && (p1 - p0) * mvmsPerPixel >= kHalvedMvms ? 2 : 1;
+        for (int64_t row = first; row < end; row += rowsPerCompute) {
+          for (int64_t half = 0; half < halves; ++half) {
+            Band band;
+            band.first = row;
+            band.end = std::min(end, row + rowsPerCompute);
+            band.copy = firstCopy + (interleave ? row % bandCount : copy);
+            band.sharesCopy =
+                band.end - band.first < end - first || halves > 1 || copySets < w.batch;
+            SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
+            offsets[0] = sample;
+            sizes[0] = 1;
+            std::tie(offsets[1], sizes[1]) = w.inputRows(band.first, band.end);
+            sizes[1] -= offsets[1];
+            int64_t cols = w.rank() >= 2 ? w.out[1] : 1;
+            if (parts > 1 || halves > 1) {
+              band.firstCol = p0 + half * (p1 - p0) / halves;
+              cols = p0 + (half + 1) * (p1 - p0) / halves - band.firstCol;
+              std::tie(offsets[2], sizes[2]) =
+                  w.inputSpan(1, band.firstCol, band.firstCol + cols);
+              sizes[2] -= offsets[2];
+            }
+            band.input = ArrayRef<int64_t>(sizes) == paddedShape
+                             ? padded
+                             : slice(b, loc, padded, offsets, sizes, sizes);
+            band.view = w.over(ArrayRef<int64_t>(sizes).slice(1, w.rank()));
+            band.laneDims.push_back(band.end - band.first);
+            band.laneStrides.push_back(w.strides[0] * band.view.paddedStride[0]);
+            for (size_t d = 1; d < w.rank(); ++d) {
+              band.laneDims.push_back(d == 1 ? cols : w.out[d]);
+              band.laneStrides.push_back(w.strides[d] * band.view.paddedStride[d]);
+            }
+            bands.push_back(std::move(band));
           }
-          band.input = ArrayRef<int64_t>(sizes) == paddedShape
-                           ? padded
-                           : slice(b, loc, padded, offsets, sizes, sizes);
-          band.view = w.over(ArrayRef<int64_t>(sizes).slice(1, w.rank()));
-          band.laneDims.push_back(band.end - band.first);
-          band.laneStrides.push_back(w.strides[0] * band.view.paddedStride[0]);
-          for (size_t d = 1; d < w.rank(); ++d) {
-            band.laneDims.push_back(d == 1 ? cols : w.out[d]);
-            band.laneStrides.push_back(w.strides[d] * band.view.paddedStride[d]);
-          }
-          bands.push_back(std::move(band));
         }
       }
+      first = end;
     }
-    first = end;
+    sampleCopies = copy;
   }
   return bands;
 }
@@ -695,8 +712,6 @@ struct LowerConvTranspose : public LoweringPattern<onnx::ConvTransposeOp> {
       return op.emitError("the bias (input B) must be a constant");
     auto inType = cast<RankedTensorType>(op.getX().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
-    if (inType.getDimSize(0) != 1)
-      return op.emitError("only a batch of 1 is supported");
     FailureOr<TransposedWindow> transposed = transposedWindow(op);
     if (failed(transposed))
       return failure();
@@ -711,7 +726,9 @@ struct LowerConvTranspose : public LoweringPattern<onnx::ConvTransposeOp> {
       kernelSize *= k;
     std::string name = nameOf(op, "convtranspose");
 
+    int64_t batch = inType.getDimSize(0);
     Window padded;
+    padded.batch = batch;
     padded.channels = channels;
     padded.in.assign(inType.getShape().begin() + 1, inType.getShape().end() - 1);
     padded.low = transposed->low;
@@ -722,7 +739,7 @@ struct LowerConvTranspose : public LoweringPattern<onnx::ConvTransposeOp> {
     Value biasValue =
         bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
     auto phaseType = f32Tensor(context, [&] {
-      SmallVector<int64_t> shape = {1};
+      SmallVector<int64_t> shape = {batch};
       llvm::append_range(shape, transposed->outputs);
       shape.push_back(outChannels);
       return shape;
@@ -743,6 +760,7 @@ struct LowerConvTranspose : public LoweringPattern<onnx::ConvTransposeOp> {
       }
       // The phase: a stride-1 window over its slice of the padded input.
       Window w;
+      w.batch = batch;
       w.channels = channels;
       w.out = transposed->outputs;
       w.kernel = phase.kernel;
@@ -753,7 +771,7 @@ struct LowerConvTranspose : public LoweringPattern<onnx::ConvTransposeOp> {
       for (size_t d = 0; d < rank; ++d)
         w.in.push_back(w.out[d] + (w.kernel[d] - 1) * w.dilations[d]);
       w = w.over(w.in);
-      SmallVector<int64_t> offsets = {0}, sizes = {1};
+      SmallVector<int64_t> offsets = {0}, sizes = {batch};
       llvm::append_range(offsets, phase.start);
       llvm::append_range(sizes, w.in);
       offsets.push_back(0);
@@ -926,8 +944,9 @@ struct LowerPool : public LoweringPattern<PoolOp> {
   }
 };
 
-/// Global pooling of P pixels: groups of G pixels (G dividing P, at most 64)
-/// are reduced by a compute each, their results by another.
+/// Global pooling of P pixels (per sample of the batch): groups of G pixels
+/// (G dividing P, at most 64) are reduced by a compute each, their results
+/// by another.
 template <typename PoolOp>
 struct LowerGlobalPool : public LoweringPattern<PoolOp> {
   using LoweringPattern<PoolOp>::LoweringPattern;
@@ -937,10 +956,9 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
     if (!op.getChannelsLast())
       return op.emitError("global pooling is not channels-last (run onnx-channels-last)");
     auto inType = cast<RankedTensorType>(op.getX().getType());
-    if (inType.getDimSize(0) != 1)
-      return op.emitError("only a batch of 1 is supported");
+    int64_t batch = inType.getDimSize(0);
     int64_t channels = inType.getShape().back();
-    int64_t pixels = inType.getNumElements() / channels;
+    int64_t pixels = inType.getNumElements() / batch / channels;
     Location loc = op.getLoc();
     auto reduce = [&](OpBuilder &b, Location l, Value input, int64_t count,
                       ArrayRef<int64_t> laneDims, ArrayRef<int64_t> laneStrides) {
@@ -962,41 +980,60 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
         group = g;
         break;
       }
-    Value input = adaptor.getX();
-    int64_t count = pixels;
-    if (group < pixels && group > 1) {
-      // Each group on a core of its own if need be: one core reducing all
-      // of them would also receive all the pixels.
-      count = pixels / group;
-      Value rows = reshape(rewriter, loc, input, {pixels, channels});
-      SmallVector<Value> partials;
-      for (int64_t g = 0; g < count; ++g) {
-        Value pixelsOfGroup =
-            slice(rewriter, loc, rows, {g * group, 0}, {group, channels}, {group, channels});
-        ComputeOpInterface partial = buildCompute(
-            rewriter, loc, 1, {}, {pixelsOfGroup}, {},
-            {f32Tensor(rewriter.getContext(), {channels})},
-            [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-              return {reduce(b, l, args[0], group, {}, {})};
-            });
-        partials.push_back(reshape(rewriter, loc, partial->getResult(0), {1, channels}));
+    Value scale;
+    // The pooled [C] row of one sample's pixels.
+    auto poolSample = [&](Value input) -> Value {
+      int64_t count = pixels;
+      if (group < pixels && group > 1) {
+        // Each group on a core of its own if need be: one core reducing all
+        // of them would also receive all the pixels.
+        count = pixels / group;
+        Value rows = reshape(rewriter, loc, input, {pixels, channels});
+        SmallVector<Value> partials;
+        for (int64_t g = 0; g < count; ++g) {
+          Value pixelsOfGroup =
+              slice(rewriter, loc, rows, {g * group, 0}, {group, channels}, {group, channels});
+          ComputeOpInterface partial = buildCompute(
+              rewriter, loc, 1, {}, {pixelsOfGroup}, {},
+              {f32Tensor(rewriter.getContext(), {channels})},
+              [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+                return {reduce(b, l, args[0], group, {}, {})};
+              });
+          partials.push_back(reshape(rewriter, loc, partial->getResult(0), {1, channels}));
+        }
+        input = rewriter.create<tensor::ConcatOp>(loc, 0, partials).getResult();
       }
-      input = rewriter.create<tensor::ConcatOp>(loc, 0, partials).getResult();
+      SmallVector<Value> shared = {input};
+      if (!isMax && !scale)
+        scale = this->lowering.constant(rewriter, loc, nameOf(op, "pool") + "_scale",
+                                        ref::Tensor::filled({channels}, 1.0f / pixels));
+      if (!isMax)
+        shared.push_back(scale);
+      ComputeOpInterface total = buildCompute(
+          rewriter, loc, 1, {}, shared, {}, {f32Tensor(rewriter.getContext(), {channels})},
+          [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            Value result = reduce(b, l, args[0], count, {}, {});
+            if (!isMax)
+              result = b.create<MulOp>(l, result, args[1]);
+            return {result};
+          });
+      return total->getResult(0);
+    };
+    Value pooled;
+    if (batch == 1) {
+      pooled = poolSample(adaptor.getX());
+    } else {
+      // One reduction per sample, each on its own pixels.
+      Value rows = reshape(rewriter, loc, adaptor.getX(), {batch * pixels, channels});
+      SmallVector<Value> samples;
+      for (int64_t n = 0; n < batch; ++n) {
+        Value sample =
+            slice(rewriter, loc, rows, {n * pixels, 0}, {pixels, channels}, {pixels, channels});
+        samples.push_back(reshape(rewriter, loc, poolSample(sample), {1, channels}));
+      }
+      pooled = rewriter.create<tensor::ConcatOp>(loc, 0, samples).getResult();
     }
-    SmallVector<Value> shared = {input};
-    if (!isMax)
-      shared.push_back(this->lowering.constant(
-          rewriter, loc, nameOf(op, "pool") + "_scale",
-          ref::Tensor::filled({channels}, 1.0f / pixels)));
-    ComputeOpInterface total = buildCompute(
-        rewriter, loc, 1, {}, shared, {}, {f32Tensor(rewriter.getContext(), {channels})},
-        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value result = reduce(b, l, args[0], count, {}, {});
-          if (!isMax)
-            result = b.create<MulOp>(l, result, args[1]);
-          return {result};
-        });
-    rewriter.replaceOp(op, reshape(rewriter, loc, total->getResult(0),
+    rewriter.replaceOp(op, reshape(rewriter, loc, pooled,
                                    cast<RankedTensorType>(op.getType()).getShape()));
     return success();
   }
