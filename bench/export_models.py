@@ -4,7 +4,7 @@
 Each model is built from torchvision with its own default initialisation
 (never pretrained, nothing is downloaded) after torch.manual_seed(SEED), put in
 eval mode (BatchNorm running stats calibrated, see below), exported with
-static shapes for a 1x3x224x224 input (resnet18_448: 448x448),
+static shapes for a 1x3x224x224 input (or the shape INPUT_SHAPES gives),
 and written in the ONNX backend-test layout:
 
     OUT/<name>/model.onnx
@@ -68,9 +68,13 @@ MODELS = {
     "resnet34": lambda: tvm.resnet34(weights=None),
     "resnet50": lambda: tvm.resnet50(weights=None),
     "resnet18_448": lambda: tvm.resnet18(weights=None),
+    # A batch of four images through the same weights.
+    "resnet18_batch4": lambda: tvm.resnet18(weights=None),
 }
 # Models whose input is not one 224x224 image.
-INPUT_SHAPES = {"resnet18_448": (1, 3, 448, 448)}
+INPUT_SHAPES = {"resnet18_448": (1, 3, 448, 448), "resnet18_batch4": (4, 3, 224, 224)}
+# Exported only when named: the default is the benchmark set.
+EXTRA = {"resnet34", "resnet50", "resnet18_448", "resnet18_batch4"}
 
 
 def input_shape(name):
@@ -223,7 +227,9 @@ def main():
         description="Export torchvision models with random weights to ONNX test cases.")
     parser.add_argument("out_dir", type=Path, help="output directory")
     parser.add_argument("names", nargs="*", metavar="NAME",
-                        help=f"models to export (default: all of {', '.join(MODELS)})")
+                        help="models to export (default: %s; also %s)" % (
+                            ", ".join(n for n in MODELS if n not in EXTRA),
+                            ", ".join(sorted(EXTRA))))
     parser.add_argument("--seed", type=int, default=0, help="weight and input seed (default 0)")
     parser.add_argument("--opset", type=int, default=13, help="ONNX opset (default 13)")
     parser.add_argument("--default-bn", action="store_true",
@@ -238,7 +244,7 @@ def main():
     if unknown:
         parser.error(f"unknown model(s): {', '.join(unknown)}; known: {', '.join(MODELS)}")
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    for name in args.names or MODELS:
+    for name in args.names or [n for n in MODELS if n not in EXTRA]:
         export_one(name, args.out_dir, args)
     return 0
 

@@ -534,6 +534,12 @@ llvm::Error Importer::importNode(const Node &node) {
              ints("strides"), ints("pads"), ints("dilations"),
              string("auto_pad", "NOTSET"), UnitAttr());
        }}},
+      {"ConvTranspose", {2, 3, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         return builder.create<onnx::ConvTransposeOp>(
+             loc, t, v[0], v[1], v[2], i64("group", 1), ints("output_padding"),
+             ints("output_shape"), ints("kernel_shape"), ints("strides"), ints("pads"),
+             ints("dilations"), string("auto_pad", "NOTSET"), UnitAttr());
+       }}},
       {"MaxPool", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
          return builder.create<onnx::MaxPoolOp>(
              loc, t, v[0], i64("ceil_mode", 0), ints("kernel_shape"), ints("strides"),

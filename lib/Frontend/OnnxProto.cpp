@@ -67,6 +67,7 @@ llvm::ArrayRef<unsigned> pimc::frontend::constantOperandIndices(llvm::StringRef 
       {"MatMul", {1}},
       {"Reshape", {1}},
       {"Conv", {1, 2}},
+      {"ConvTranspose", {1, 2}},
       {"BatchNormalization", {1, 2, 3, 4}},
       {"Clip", {1, 2}},
       {"Pad", {1, 2}},
@@ -578,7 +579,10 @@ static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
       bound.insert(name);
     }
   }
-  // Bound inputs are initializers now, no longer graph inputs.
+  // Bound inputs are initializers now, no longer graph inputs (before IR
+  // version 4, every initializer is a graph input as well).
+  if (proto.ir_version() < 4)
+    return llvm::Error::success();
   auto *inputs = graph->mutable_input();
   for (int i = inputs->size() - 1; i >= 0; --i)
     if (bound.count(inputs->Get(i).name()))
@@ -678,7 +682,8 @@ static llvm::Error checkAttributes(const onnx::GraphProto &graph, llvm::StringRe
     node.opType = proto.op_type();
     node.index = n;
     const std::string &op = proto.op_type();
-    bool window = op == "Conv" || op == "MaxPool" || op == "AveragePool";
+    bool window =
+        op == "Conv" || op == "ConvTranspose" || op == "MaxPool" || op == "AveragePool";
     for (const onnx::AttributeProto &attr : proto.attribute()) {
       auto bad = [&](const llvm::Twine &what) {
         return fail("'" + path + "': node " + node.describe() + ": attribute '" +
@@ -701,7 +706,7 @@ static llvm::Error checkAttributes(const onnx::GraphProto &graph, llvm::StringRe
                     name == "training_mode" || name == "keepdims";
         if (flag && attr.i() != 0 && attr.i() != 1)
           return bad(formatv("must be 0 or 1, not {0}", attr.i()));
-        if (op == "Conv" && name == "group" && (attr.i() < 1 || attr.i() > kMaxWindow))
+        if ((op == "Conv" || op == "ConvTranspose") && name == "group" && (attr.i() < 1 || attr.i() > kMaxWindow))
           return bad(formatv("must be at least 1, not {0}", attr.i()));
       }
       if (window && attr.type() == onnx::AttributeProto::INTS) {

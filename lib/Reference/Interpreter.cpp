@@ -73,6 +73,7 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Concat", {1, kVariadic, 1}},
     {"Constant", {0, 0, 1}},
     {"Conv", {2, 3, 1}},
+    {"ConvTranspose", {2, 3, 1}},
     {"Div", {2, 2, 1}},
     {"Dropout", {1, 3, 2}},
     {"Flatten", {1, 1, 1}},
@@ -126,6 +127,7 @@ private:
   llvm::Expected<Tensor> compute(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> transposeNode(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> convNode(const Node &node, const Tensor &x);
+  llvm::Expected<Tensor> convTransposeNode(const Node &node, const Tensor &x);
   /// Input `i` as a float tensor; null for an omitted `optional` input.
   llvm::Expected<const Tensor *> floatInput(const Node &node, unsigned i,
                                             bool optional = false);
@@ -388,6 +390,30 @@ llvm::Expected<Tensor> Interpreter::convNode(const Node &node,
               ConvAttrs{std::move(*window), intAttr(node, "group", 1)});
 }
 
+llvm::Expected<Tensor> Interpreter::convTransposeNode(const Node &node, const Tensor &x) {
+  llvm::Expected<const Tensor *> w = floatInput(node, 1);
+  if (!w)
+    return w.takeError();
+  llvm::Expected<const Tensor *> b = floatInput(node, 2, /*optional=*/true);
+  if (!b)
+    return b.takeError();
+  llvm::ArrayRef<int64_t> kernel = spatialDims((*w)->shape);
+  std::vector<int64_t> kernelShape = intsAttr(node, "kernel_shape", kernel.vec());
+  if (llvm::ArrayRef<int64_t>(kernelShape) != kernel)
+    return fail(formatv("kernel_shape [{0:$[, ]}] is not the spatial shape of "
+                        "the weights, [{1:$[, ]}]",
+                        llvm::make_range(kernelShape.begin(), kernelShape.end()),
+                        llvm::make_range(kernel.begin(), kernel.end())));
+  llvm::Expected<ConvTransposeAttrs> attrs = resolveConvTranspose(
+      spatialDims(x.shape), kernel, intsAttr(node, "strides", {}),
+      intsAttr(node, "dilations", {}), intsAttr(node, "pads", {}),
+      intsAttr(node, "output_padding", {}), intsAttr(node, "output_shape", {}),
+      stringAttr(node, "auto_pad", "NOTSET"), intAttr(node, "group", 1));
+  if (!attrs)
+    return attrs.takeError();
+  return convTranspose(x, **w, *b, *attrs);
+}
+
 /// MaxPool or AveragePool.
 static llvm::Expected<Tensor> poolNode(const Node &node, const Tensor &x) {
   const Attribute *kernel = node.attribute("kernel_shape");
@@ -516,6 +542,8 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
   }
   if (op == "Conv")
     return convNode(node, x);
+  if (op == "ConvTranspose")
+    return convTransposeNode(node, x);
   if (op == "MaxPool" || op == "AveragePool")
     return poolNode(node, x);
   if (op == "GlobalMaxPool")

@@ -862,6 +862,125 @@ llvm::Expected<Tensor> ref::conv(const Tensor &x, const Tensor &w,
   return Tensor(std::move(shape), std::move(y));
 }
 
+llvm::Expected<ConvTransposeAttrs>
+ref::resolveConvTranspose(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> kernel,
+                          llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
+                          llvm::ArrayRef<int64_t> pads, llvm::ArrayRef<int64_t> outputPadding,
+                          llvm::ArrayRef<int64_t> outputShape, llvm::StringRef autoPad,
+                          int64_t groups) {
+  size_t rank = input.size();
+  auto orDefault = [&](llvm::ArrayRef<int64_t> list, size_t length, int64_t value) {
+    return list.empty() ? std::vector<int64_t>(length, value) : list.vec();
+  };
+  ConvTransposeAttrs attrs;
+  attrs.strides = orDefault(strides, rank, 1);
+  attrs.dilations = orDefault(dilations, rank, 1);
+  attrs.groups = groups;
+  std::vector<int64_t> explicitPads = orDefault(pads, 2 * rank, 0);
+  std::vector<int64_t> extra = orDefault(outputPadding, rank, 0);
+  // output_shape may list N and C as well.
+  if (outputShape.size() == rank + 2)
+    outputShape = outputShape.drop_front(2);
+  if (kernel.size() != rank || attrs.strides.size() != rank ||
+      attrs.dilations.size() != rank || explicitPads.size() != 2 * rank ||
+      extra.size() != rank || (!outputShape.empty() && outputShape.size() != rank))
+    return fail(formatv("kernel, strides, dilations, pads, output_padding and "
+                        "output_shape do not all have {0} spatial dimensions",
+                        rank));
+  if (!llvm::is_contained({"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"}, autoPad))
+    return fail(formatv("auto_pad '{0}' is not NOTSET, VALID, SAME_UPPER or SAME_LOWER",
+                        autoPad));
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t s = attrs.strides[d], dl = attrs.dilations[d];
+    if (s < 1 || dl < 1 || kernel[d] < 1)
+      return fail("kernel sizes, strides and dilations must be positive");
+    if (extra[d] < 0 || extra[d] >= std::max(s, dl))
+      return fail(formatv("output_padding {0} must be less than the stride or the dilation",
+                          extra[d]));
+    int64_t full = s * (input[d] - 1) + extra[d] + (kernel[d] - 1) * dl + 1;
+    int64_t begin = explicitPads[d], output = full - begin - explicitPads[rank + d];
+    bool same = autoPad.starts_with("SAME");
+    if (!outputShape.empty() || same) {
+      output = outputShape.empty() ? input[d] * s : outputShape[d];
+      // The padding the output size leaves, split as ONNX splits it (by
+      // floor division: a negative total lengthens the output at the end).
+      int64_t total = full - output;
+      int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      begin = autoPad == "SAME_UPPER" ? half : total - half;
+    } else if (autoPad == "VALID") {
+      begin = 0;
+      output = full;
+    }
+    if (output < 1)
+      return fail(formatv("spatial dimension {0} has no output", d));
+    attrs.beginPads.push_back(begin);
+    attrs.output.push_back(output);
+  }
+  return attrs;
+}
+
+llvm::Expected<Tensor> ref::convTranspose(const Tensor &x, const Tensor &w, const Tensor *b,
+                                          const ConvTransposeAttrs &attrs) {
+  if (llvm::Error error = checkHasSpatialDims(x.shape))
+    return std::move(error);
+  if (w.shape.size() != x.shape.size())
+    return fail(formatv("the weights of shape {0} do not have the rank of the "
+                        "input of shape {1}",
+                        str(w.shape), str(x.shape)));
+  int64_t batch = x.shape[0], channels = x.shape[1], groups = attrs.groups;
+  if (groups < 1 || w.shape[0] != channels || channels % groups)
+    return fail(formatv("weights of shape {0} do not take {1} input channels in {2} groups",
+                        str(w.shape), channels, groups));
+  int64_t groupChannels = channels / groups, groupFilters = w.shape[1];
+  int64_t filters = groupFilters * groups;
+  if (b && b->shape != std::vector<int64_t>{filters})
+    return fail(formatv("the bias of shape {0} should have shape [{1}]", str(b->shape),
+                        filters));
+  llvm::ArrayRef<int64_t> input = llvm::ArrayRef(x.shape).drop_front(2);
+  llvm::ArrayRef<int64_t> kernel = llvm::ArrayRef(w.shape).drop_front(2);
+  size_t rank = input.size();
+  int64_t inPlane = product(input), outPlane = product(attrs.output);
+  int64_t kernelSize = product(kernel);
+  // The output offset each (input position, kernel position) pair adds to,
+  // or -1 when it falls outside the output.
+  std::vector<int64_t> target(inPlane * kernelSize, -1);
+  for (int64_t i = 0; i < inPlane; ++i)
+    for (int64_t k = 0; k < kernelSize; ++k) {
+      int64_t offset = 0, restI = i, restK = k, scale = 1;
+      bool inside = true;
+      for (size_t d = rank; d-- > 0;) {
+        int64_t id = restI % input[d], kd = restK % kernel[d];
+        restI /= input[d];
+        restK /= kernel[d];
+        int64_t o = id * attrs.strides[d] + kd * attrs.dilations[d] - attrs.beginPads[d];
+        inside &= o >= 0 && o < attrs.output[d];
+        offset += o * scale;
+        scale *= attrs.output[d];
+      }
+      if (inside)
+        target[i * kernelSize + k] = offset;
+    }
+  std::vector<int64_t> shape = {batch, filters};
+  shape.insert(shape.end(), attrs.output.begin(), attrs.output.end());
+  std::vector<double> sums(product(shape));
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t m = 0; m < filters; ++m) {
+      int64_t group = m / groupFilters, o = m % groupFilters;
+      double *out = sums.data() + (n * filters + m) * outPlane;
+      if (b)
+        std::fill(out, out + outPlane, b->data[m]);
+      for (int64_t c = group * groupChannels; c < (group + 1) * groupChannels; ++c) {
+        const float *plane = x.data.data() + (n * channels + c) * inPlane;
+        const float *filter = w.data.data() + (c * groupFilters + o) * kernelSize;
+        for (int64_t i = 0; i < inPlane; ++i)
+          for (int64_t k = 0; k < kernelSize; ++k)
+            if (int64_t t = target[i * kernelSize + k]; t >= 0)
+              out[t] += (double)plane[i] * filter[k];
+      }
+    }
+  return Tensor(std::move(shape), std::vector<float>(sums.begin(), sums.end()));
+}
+
 /// Max or average pooling: the one loop nest behind every pooling kernel.
 static llvm::Expected<Tensor> pool(const Tensor &x, const PoolAttrs &attrs,
                                    bool isMax) {

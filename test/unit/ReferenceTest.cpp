@@ -346,6 +346,44 @@ TEST(ReferenceKernels, DilatedAnd3DConv) {
   EXPECT_EQ(cube.data, (std::vector<float>{40, 48}));
 }
 
+TEST(ReferenceKernels, ConvTranspose) {
+  // Input i adds x[i] * w[k] to position 2i + k of the full output:
+  // [1, 10, 2, 20, 3, 30].
+  Tensor x({1, 1, 3}, {1, 2, 3});
+  Tensor w({1, 1, 2}, {1, 10});
+  Tensor b({1}, {5});
+  auto resolve = [](std::vector<int64_t> strides, std::vector<int64_t> pads,
+                    std::vector<int64_t> outputPadding, std::vector<int64_t> outputShape,
+                    llvm::StringRef autoPad = "NOTSET", int64_t groups = 1) {
+    return take(resolveConvTranspose({3}, {2}, strides, {}, pads, outputPadding, outputShape,
+                                     autoPad, groups));
+  };
+  Tensor full = take(convTranspose(x, w, nullptr, resolve({2}, {}, {}, {})));
+  EXPECT_EQ(full.shape, (std::vector<int64_t>{1, 1, 6}));
+  EXPECT_EQ(full.data, (std::vector<float>{1, 10, 2, 20, 3, 30}));
+  // A begin pad drops the first output; the bias adds to every one.
+  Tensor padded = take(convTranspose(x, w, &b, resolve({2}, {1, 0}, {}, {})));
+  EXPECT_EQ(padded.data, (std::vector<float>{15, 7, 25, 8, 35}));
+  // output_padding, and an output_shape one longer than the full output,
+  // both add a last output that no input reaches.
+  for (ConvTransposeAttrs attrs : {resolve({2}, {}, {1}, {}), resolve({2}, {}, {}, {7})})
+    EXPECT_EQ(take(convTranspose(x, w, nullptr, attrs)).data,
+              (std::vector<float>{1, 10, 2, 20, 3, 30, 0}));
+  // SAME_UPPER: 3 * 2 outputs, the full output here.
+  EXPECT_EQ(resolve({2}, {}, {}, {}, "SAME_UPPER").output, (std::vector<int64_t>{6}));
+  // Stride 1: y[t] = x[t] + 10 x[t - 1].
+  EXPECT_EQ(take(convTranspose(x, w, nullptr, resolve({1}, {}, {}, {}))).data,
+            (std::vector<float>{1, 12, 23, 30}));
+  // Two groups of one channel: W is [C, M / group, K].
+  Tensor x2({1, 2, 1}, {1, 2});
+  Tensor w2({2, 1, 1}, {3, 4});
+  ConvTransposeAttrs grouped =
+      take(resolveConvTranspose({1}, {1}, {}, {}, {}, {}, {}, "NOTSET", 2));
+  EXPECT_EQ(take(convTranspose(x2, w2, nullptr, grouped)).data, (std::vector<float>{3, 8}));
+  EXPECT_FALSE(errorMessage(resolveConvTranspose({3}, {2}, {2}, {}, {}, {2}, {}, "NOTSET", 1))
+                   .empty());
+}
+
 PoolAttrs poolAttrs(std::vector<int64_t> kernel, int64_t stride,
                     std::vector<int64_t> pads, bool ceilMode = false,
                     bool countIncludePad = false) {
@@ -650,8 +688,7 @@ TEST(ReferenceInterpreter, RunsEveryConstantForm) {
 //===----------------------------------------------------------------------===//
 
 /// Node tests of operators the reference interpreter covers. The prefixes
-/// "test_conv_" and "test_basic_conv_" leave out ConvInteger and
-/// ConvTranspose; "test_constant" alone is Constant (test_constant_pad is Pad,
+/// "test_conv_" and "test_basic_conv_" leave out ConvInteger; "test_constant" alone is Constant (test_constant_pad is Pad,
 /// test_constantofshape_* another operator).
 bool isCovered(llvm::StringRef name) {
   static const char *const kPrefixes[] = {
@@ -660,7 +697,7 @@ bool isCovered(llvm::StringRef name) {
       "test_sigmoid",       "test_tanh",
       "test_flatten",       "test_reshape",
       "test_identity",      "test_transpose",
-      "test_dropout",       "test_conv_",
+      "test_dropout",       "test_conv_",         "test_convtranspose",
       "test_basic_conv_",   "test_maxpool",
       "test_averagepool",   "test_globalaveragepool",
       "test_globalmaxpool", "test_batchnorm",

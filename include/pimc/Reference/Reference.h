@@ -150,6 +150,34 @@ resolvePads(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> kernel,
 /// (M x C/groups x K1 x ... x Kn) plus the optional bias b (M); padding is 0.
 llvm::Expected<Tensor> conv(const Tensor &x, const Tensor &w, const Tensor *b,
                             const ConvAttrs &attrs);
+/// ONNX ConvTranspose, resolved: output position o of spatial dimension d
+/// gathers input position i through kernel position k where
+/// i * strides[d] + k * dilations[d] == o + beginPads[d].
+struct ConvTransposeAttrs {
+  std::vector<int64_t> strides, dilations;
+  /// Negative when the output starts before the first position the
+  /// kernel reaches (an output_shape larger than the full output).
+  std::vector<int64_t> beginPads;
+  std::vector<int64_t> output; // spatial output sizes
+  int64_t groups = 1;
+};
+
+/// Resolves ConvTranspose's attributes for spatial input sizes `input` and
+/// kernel `kernel` (empty lists take ONNX's defaults): `outputShape` (its
+/// spatial part) sets the output sizes and the padding follows from them,
+/// auto_pad SAME_* gives input * stride outputs, otherwise `pads` (begins,
+/// then ends) trim the full output, which `outputPadding` lengthens at the end.
+llvm::Expected<ConvTransposeAttrs>
+resolveConvTranspose(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> kernel,
+                     llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
+                     llvm::ArrayRef<int64_t> pads, llvm::ArrayRef<int64_t> outputPadding,
+                     llvm::ArrayRef<int64_t> outputShape, llvm::StringRef autoPad,
+                     int64_t groups);
+
+/// ONNX ConvTranspose of x (N x C x D1 x ... x Dn) with weights w
+/// (C x M/groups x K1 x ... x Kn) plus the optional bias b (M).
+llvm::Expected<Tensor> convTranspose(const Tensor &x, const Tensor &w, const Tensor *b,
+                                     const ConvTransposeAttrs &attrs);
 /// ONNX MaxPool (its Y output); padding is never the maximum.
 llvm::Expected<Tensor> maxPool(const Tensor &x, const PoolAttrs &attrs);
 /// ONNX AveragePool.

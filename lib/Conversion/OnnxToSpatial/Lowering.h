@@ -138,6 +138,29 @@ mlir::Value sumTree(mlir::ConversionPatternRewriter &rewriter, mlir::Location lo
 /// channel, on the vector unit.
 bool isDepthwise(onnx::ConvOp conv);
 
+/// A ConvTranspose as stride-1 convolutions of its input, one per output
+/// phase (the outputs whose positions, padding included, share their
+/// remainders modulo the strides): a phase's outputs gather the input
+/// through the kernel positions of its remainder only, so no crossbar
+/// multiplies the zeros a stride would insert. Every phase computes Q
+/// outputs per spatial dimension; interleaved, they cover the output from
+/// `crop` on.
+struct TransposedWindow {
+  struct Phase {
+    llvm::SmallVector<int64_t> kernel, dilations; // its taps per dimension
+    /// Where its first window starts in the padded input.
+    llvm::SmallVector<int64_t> start;
+    /// Per dimension, the ConvTranspose kernel position of each tap.
+    llvm::SmallVector<llvm::SmallVector<int64_t>> taps;
+  };
+  llvm::SmallVector<int64_t> strides, outputs, low, high, crop;
+  /// Row-major over the remainders of the spatial dimensions.
+  std::vector<Phase> phases;
+};
+/// The phases of channels-last `op`. A phase that no kernel position
+/// reaches (a stride beyond the kernel) has a kernel of size 0.
+mlir::FailureOr<TransposedWindow> transposedWindow(onnx::ConvTransposeOp op);
+
 /// For a pipeline of layer stages: a sum whose operands come from layers
 /// two stages apart (a residual connection) would have the earlier stage
 /// wait for the later one in a rendezvous every round. When the layer in

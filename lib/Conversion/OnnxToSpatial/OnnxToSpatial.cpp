@@ -754,7 +754,7 @@ struct ConvertOnnxToSpatialPass
     // The lowering only reads the band plan.
     bool planned = isa_and_nonnull<BandPlanAttr>(module->getAttr(kBandPlanAttr));
     module.walk([&](Operation *op) {
-      if (isa<onnx::ConvOp, onnx::MaxPoolOp, onnx::AveragePoolOp>(op) &&
+      if (isa<onnx::ConvOp, onnx::ConvTransposeOp, onnx::MaxPoolOp, onnx::AveragePoolOp>(op) &&
           !isa_and_nonnull<BandsAttr>(op->getAttr(kBandsAttr)))
         planned = false;
     });

@@ -29,9 +29,63 @@ using namespace pimc::spat;
 /// the compile time.
 constexpr int64_t kMaxRowParts = 2;
 
+/// The time per output pixel of a dense convolution of `group` groups of a
+/// [patch, og] matrix; adds the crossbars of one copy to `crossbars`.
+static double denseCost(const Arch &arch, const CostModel &cost, int64_t patch, int64_t og,
+                        int64_t group, int64_t &crossbars) {
+  DenseTiling tiling = denseTiling(arch, patch, og);
+  int64_t rows = arch.matrix.xbarRows * arch.inputBytes();
+  double pixelNs = 0;
+  for (int64_t c = 0; c < tiling.blocks; ++c) {
+    int64_t cols = tiling.columns(c, og);
+    int64_t blockCrossbars = tiling.crossbars(c, og);
+    crossbars += group * tiling.rowTiles * blockCrossbars;
+    // An mvm per row tile, its input gathered by a copy, and the sum of the
+    // partial products.
+    pixelNs += group * tiling.rowTiles *
+               (cost.mvmNs(blockCrossbars) + cost.localReadNs(rows) +
+                cost.localWriteNs(rows) + cost.vectorNs(2, cols));
+  }
+  return pixelNs;
+}
+
+/// A ConvTranspose as the planner sees it: its phases' rows, their
+/// crossbars and work together (each band is a band of every phase).
+static std::optional<plan::WindowLayer>
+transposedLayer(onnx::ConvTransposeOp op, const Arch &arch, const CostModel &cost) {
+  FailureOr<lowering::TransposedWindow> window = lowering::transposedWindow(op);
+  if (failed(window))
+    return std::nullopt;
+  const lowering::TransposedWindow &transposed = *window;
+  int64_t cg = cast<RankedTensorType>(op.getW().getType()).getDimSize(0) / op.getGroup();
+  int64_t og = cast<RankedTensorType>(op.getW().getType()).getDimSize(1);
+  plan::WindowLayer layer;
+  layer.rows = cast<RankedTensorType>(op.getX().getType()).getDimSize(0) *
+               transposed.outputs.front();
+  if (transposed.outputs.size() >= 2) {
+    layer.cols = transposed.outputs[1];
+    layer.maxParts = std::min<int64_t>(layer.cols, kMaxRowParts);
+  }
+  int64_t pixels = 1;
+  for (int64_t q : transposed.outputs)
+    pixels *= q;
+  for (const lowering::TransposedWindow::Phase &phase : transposed.phases) {
+    int64_t positions = 1;
+    for (int64_t k : phase.kernel)
+      positions *= k;
+    if (positions == 0)
+      continue;
+    layer.work +=
+        pixels * denseCost(arch, cost, positions * cg, og, op.getGroup(), layer.crossbars);
+  }
+  return layer;
+}
+
 /// A convolution or pooling as the planner sees it, if `op` is one.
 static std::optional<plan::WindowLayer> windowLayer(Operation *op, const Arch &arch,
                                                     const CostModel &cost, bool oneInference) {
+  if (auto convTranspose = dyn_cast<onnx::ConvTransposeOp>(op))
+    return transposedLayer(convTranspose, arch, cost);
   if (!isa<onnx::ConvOp, onnx::MaxPoolOp, onnx::AveragePoolOp>(op))
     return std::nullopt;
   auto x = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -41,7 +95,8 @@ static std::optional<plan::WindowLayer> windowLayer(Operation *op, const Arch &a
   int64_t pixels = y.getNumElements() / y.getShape().back();
   int64_t channels = x.getShape().back();
   plan::WindowLayer layer;
-  layer.rows = y.getDimSize(1);
+  // The rows of every sample of the batch (bandsOf shares the bands out).
+  layer.rows = y.getDimSize(0) * y.getDimSize(1);
   if (y.getRank() >= 4) {
     layer.cols = y.getDimSize(2);
     layer.maxParts = std::min<int64_t>(layer.cols, kMaxRowParts);
@@ -55,18 +110,7 @@ static std::optional<plan::WindowLayer> windowLayer(Operation *op, const Arch &a
     if (lowering::isDepthwise(conv)) {
       pixelNs = positions * 2 * cost.vectorNs(2, channels);
     } else {
-      DenseTiling tiling = denseTiling(arch, positions * cg, og);
-      int64_t rows = arch.matrix.xbarRows * arch.inputBytes();
-      for (int64_t c = 0; c < tiling.blocks; ++c) {
-        int64_t cols = tiling.columns(c, og);
-        int64_t crossbars = tiling.crossbars(c, og);
-        layer.crossbars += group * tiling.rowTiles * crossbars;
-        // An mvm per row tile, its input gathered by a copy, and the sum
-        // of the partial products.
-        pixelNs += group * tiling.rowTiles *
-                   (cost.mvmNs(crossbars) + cost.localReadNs(rows) + cost.localWriteNs(rows) +
-                    cost.vectorNs(2, cols));
-      }
+      pixelNs = denseCost(arch, cost, positions * cg, og, group, layer.crossbars);
     }
     layer.work = pixels * pixelNs;
     // When the programs loop, a core also spends every round on receiving

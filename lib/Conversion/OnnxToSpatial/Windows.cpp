@@ -40,9 +40,10 @@ static int64_t plannedBands(Operation *op) {
 
 namespace {
 
-/// The geometry of a channels-last window operation of batch 1.
+/// The geometry of a channels-last window operation, per sample of its
+/// batch.
 struct Window {
-  int64_t channels = 0;
+  int64_t batch = 1, channels = 0;
   SmallVector<int64_t> in, out, kernel, strides, dilations, low, high;
   SmallVector<int64_t> padded;       // spatial sizes of the padded input
   SmallVector<int64_t> paddedStride; // elements between neighbours of dim d
@@ -104,9 +105,8 @@ FailureOr<Window> windowOf(Operation *op, Value x, Value y, ArrayRef<int64_t> ke
                            std::optional<ArrayRef<int64_t>> dilations) {
   auto inType = cast<RankedTensorType>(x.getType());
   auto outType = cast<RankedTensorType>(y.getType());
-  if (inType.getDimSize(0) != 1)
-    return op->emitError("only a batch of 1 is supported");
   Window w;
+  w.batch = inType.getDimSize(0);
   w.channels = inType.getShape().back();
   w.in.assign(inType.getShape().begin() + 1, inType.getShape().end() - 1);
   w.out.assign(outType.getShape().begin() + 1, outType.getShape().end() - 1);
@@ -144,7 +144,7 @@ Value paddedInput(OpBuilder &b, Location loc, Value x, const Window &w, float va
              llvm::any_of(w.high, [](int64_t p) { return p > 0; });
   if (!any)
     return x;
-  SmallVector<int64_t> low = {0}, high = {0}, shape = {1};
+  SmallVector<int64_t> low = {0}, high = {0}, shape = {w.batch};
   llvm::append_range(low, w.low);
   llvm::append_range(high, w.high);
   llvm::append_range(shape, w.padded);
@@ -193,11 +193,17 @@ struct Band {
 /// only as that band ends, so every layer would wait for nearly all of the
 /// one before. With `evenSplits`, bands of whole rows share the rows out
 /// evenly (as many bands, none longer). Sets `interleaved` when it dealt
-/// the rows out.
+/// the rows out. A batch's `planned` bands are shared out over its samples:
+/// each sample gets the same bands, on copies of the weights of its own
+/// while there are enough bands for them (the samples run side by side),
+/// otherwise on the copies of an earlier sample (one after the other, on
+/// the same crossbars).
 std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window &w,
                           int64_t outChannels, const Arch &arch, int64_t planned,
                           bool evenSplits, bool rowByRow = false, int64_t mvmsPerPixel = 0,
                           bool interleaveRows = false, bool *interleaved = nullptr) {
+  int64_t copySets = std::clamp<int64_t>(planned, 1, w.batch);
+  planned = std::max<int64_t>(1, planned / w.batch);
   int64_t rowBytes = w.paddedStride[0] * arch.inputBytes();
   int64_t pixelsPerRow = 1;
   for (size_t d = 1; d < w.rank(); ++d)
@@ -224,54 +230,65 @@ std::vector<Band> bandsOf(OpBuilder &b, Location loc, Value padded, const Window
                     rowsPerBand * (rowTo - rowFrom) * rowBytes <= budget;
   if (interleaved)
     *interleaved |= interleave;
-  for (int64_t k = 0, first = 0; k < bandCount; ++k) {
-    int64_t end = evenSplits ? (k + 1) * w.out[0] / bandCount
-                           : std::min(w.out[0], first + rowsPerBand);
-    int64_t parts =
-        split ? std::min(w.out[1], planned / w.out[0] + (first < planned % w.out[0])) : 1;
-    // Row by row only while the inputs of all its rows fit a core's memory:
-    // they may all arrive before its first row runs.
-    bool byRow = rowByRow &&
-                 (end - first) * (rowTo - rowFrom) * rowBytes <= arch.localMemory.memorySize;
-    int64_t rowsPerCompute = byRow ? 1 : end - first;
-    for (int64_t part = 0; part < parts; ++part, ++copy) {
-      // Its columns [p0, p1), in `halves` computes of its rows.
-      int64_t p0 = w.rank() >= 2 ? part * w.out[1] / parts : 0;
-      int64_t p1 = w.rank() >= 2 ? (part + 1) * w.out[1] / parts : 1;
-      int64_t halves =
-          rowByRow && p1 - p0 > 1 && (p1 - p0) * mvmsPerPixel >= kHalvedMvms ? 2 : 1;
-      for (int64_t row = first; row < end; row += rowsPerCompute) {
-        for (int64_t half = 0; half < halves; ++half) {
-          Band band;
-          band.first = row;
-          band.end = std::min(end, row + rowsPerCompute);
-          band.copy = interleave ? row % bandCount : copy;
-          band.sharesCopy = band.end - band.first < end - first || halves > 1;
-          SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
-          std::tie(offsets[1], sizes[1]) = w.inputRows(band.first, band.end);
-          sizes[1] -= offsets[1];
-          int64_t cols = w.rank() >= 2 ? w.out[1] : 1;
-          if (parts > 1 || halves > 1) {
-            band.firstCol = p0 + half * (p1 - p0) / halves;
-            cols = p0 + (half + 1) * (p1 - p0) / halves - band.firstCol;
-            std::tie(offsets[2], sizes[2]) = w.inputSpan(1, band.firstCol, band.firstCol + cols);
-            sizes[2] -= offsets[2];
+  // The copies one sample's bands use.
+  int64_t sampleCopies = 0;
+  for (int64_t sample = 0; sample < w.batch; ++sample) {
+    copy = 0;
+    int64_t firstCopy = sample % copySets * sampleCopies;
+    for (int64_t k = 0, first = 0; k < bandCount; ++k) {
+      int64_t end = evenSplits ? (k + 1) * w.out[0] / bandCount
+                             : std::min(w.out[0], first + rowsPerBand);
+      int64_t parts =
+          split ? std::min(w.out[1], planned / w.out[0] + (first < planned % w.out[0])) : 1;
+      // Row by row only while the inputs of all its rows fit a core's memory:
+      // they may all arrive before its first row runs.
+      bool byRow = rowByRow &&
+                   (end - first) * (rowTo - rowFrom) * rowBytes <= arch.localMemory.memorySize;
+      int64_t rowsPerCompute = byRow ? 1 : end - first;
+      for (int64_t part = 0; part < parts; ++part, ++copy) {
+        // Its columns [p0, p1), in `halves` computes of its rows.
+        int64_t p0 = w.rank() >= 2 ? part * w.out[1] / parts : 0;
+        int64_t p1 = w.rank() >= 2 ? (part + 1) * w.out[1] / parts : 1;
+        int64_t halves =
+            rowByRow && p1 - p0 > 1 && (p1 - p0) * mvmsPerPixel >= kHalvedMvms ? 2 : 1;
+        for (int64_t row = first; row < end; row += rowsPerCompute) {
+          for (int64_t half = 0; half < halves; ++half) {
+            Band band;
+            band.first = row;
+            band.end = std::min(end, row + rowsPerCompute);
+            band.copy = firstCopy + (interleave ? row % bandCount : copy);
+            band.sharesCopy =
+                band.end - band.first < end - first || halves > 1 || copySets < w.batch;
+            SmallVector<int64_t> offsets(paddedShape.size(), 0), sizes(paddedShape);
+            offsets[0] = sample;
+            sizes[0] = 1;
+            std::tie(offsets[1], sizes[1]) = w.inputRows(band.first, band.end);
+            sizes[1] -= offsets[1];
+            int64_t cols = w.rank() >= 2 ? w.out[1] : 1;
+            if (parts > 1 || halves > 1) {
+              band.firstCol = p0 + half * (p1 - p0) / halves;
+              cols = p0 + (half + 1) * (p1 - p0) / halves - band.firstCol;
+              std::tie(offsets[2], sizes[2]) =
+                  w.inputSpan(1, band.firstCol, band.firstCol + cols);
+              sizes[2] -= offsets[2];
+            }
+            band.input = ArrayRef<int64_t>(sizes) == paddedShape
+                             ? padded
+                             : slice(b, loc, padded, offsets, sizes, sizes);
+            band.view = w.over(ArrayRef<int64_t>(sizes).slice(1, w.rank()));
+            band.laneDims.push_back(band.end - band.first);
+            band.laneStrides.push_back(w.strides[0] * band.view.paddedStride[0]);
+            for (size_t d = 1; d < w.rank(); ++d) {
+              band.laneDims.push_back(d == 1 ? cols : w.out[d]);
+              band.laneStrides.push_back(w.strides[d] * band.view.paddedStride[d]);
+            }
+            bands.push_back(std::move(band));
           }
-          band.input = ArrayRef<int64_t>(sizes) == paddedShape
-                           ? padded
-                           : slice(b, loc, padded, offsets, sizes, sizes);
-          band.view = w.over(ArrayRef<int64_t>(sizes).slice(1, w.rank()));
-          band.laneDims.push_back(band.end - band.first);
-          band.laneStrides.push_back(w.strides[0] * band.view.paddedStride[0]);
-          for (size_t d = 1; d < w.rank(); ++d) {
-            band.laneDims.push_back(d == 1 ? cols : w.out[d]);
-            band.laneStrides.push_back(w.strides[d] * band.view.paddedStride[d]);
-          }
-          bands.push_back(std::move(band));
         }
       }
+      first = end;
     }
-    first = end;
+    sampleCopies = copy;
   }
   return bands;
 }
@@ -662,6 +679,178 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
   }
 };
 
+/// `parts` (each [1, A_0, ..., A_n-1, C]) interleaved along spatial
+/// dimension `d`: element i of part r goes to position i * parts + r.
+Value interleave(OpBuilder &b, Location loc, ArrayRef<Value> parts, size_t d) {
+  if (parts.size() == 1)
+    return parts.front();
+  auto shape = cast<RankedTensorType>(parts.front().getType()).getShape();
+  SmallVector<int64_t> unit(shape);
+  unit.insert(unit.begin() + d + 2, 1);
+  SmallVector<Value> units;
+  for (Value part : parts)
+    units.push_back(reshape(b, loc, part, unit));
+  Value stacked = b.create<tensor::ConcatOp>(loc, d + 2, units);
+  SmallVector<int64_t> merged(shape);
+  merged[d + 1] *= parts.size();
+  return reshape(b, loc, stacked, merged);
+}
+
+/// ConvTranspose as one dense convolution per output phase
+/// (TransposedWindow), all reading one padded view of the input; the
+/// phases' outputs are interleaved and cropped to the result.
+struct LowerConvTranspose : public LoweringPattern<onnx::ConvTransposeOp> {
+  using LoweringPattern::LoweringPattern;
+  LogicalResult matchAndRewrite(onnx::ConvTransposeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!op.getChannelsLast())
+      return op.emitError("ConvTranspose is not channels-last (run onnx-channels-last)");
+    std::optional<ref::Tensor> weights = constantOf(adaptor.getW());
+    if (!weights)
+      return op.emitError("the weights (input W) must be a constant");
+    std::optional<ref::Tensor> bias;
+    if (adaptor.getB() && !(bias = constantOf(adaptor.getB())))
+      return op.emitError("the bias (input B) must be a constant");
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    FailureOr<TransposedWindow> transposed = transposedWindow(op);
+    if (failed(transposed))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    size_t rank = transposed->outputs.size();
+    int64_t channels = inType.getShape().back(), group = op.getGroup();
+    int64_t cg = channels / group, og = weights->shape[1];
+    int64_t outChannels = og * group;
+    int64_t kernelSize = 1;
+    for (int64_t k : ArrayRef<int64_t>(weights->shape).drop_front(2))
+      kernelSize *= k;
+    std::string name = nameOf(op, "convtranspose");
+
+    int64_t batch = inType.getDimSize(0);
+    Window padded;
+    padded.batch = batch;
+    padded.channels = channels;
+    padded.in.assign(inType.getShape().begin() + 1, inType.getShape().end() - 1);
+    padded.low = transposed->low;
+    padded.high = transposed->high;
+    for (size_t d = 0; d < rank; ++d)
+      padded.padded.push_back(padded.in[d] + padded.low[d] + padded.high[d]);
+    Value input = paddedInput(rewriter, loc, adaptor.getX(), padded, 0.0f);
+    Value biasValue =
+        bias ? lowering.constant(rewriter, loc, name + "_bias", *bias) : Value();
+    auto phaseType = f32Tensor(context, [&] {
+      SmallVector<int64_t> shape = {batch};
+      llvm::append_range(shape, transposed->outputs);
+      shape.push_back(outChannels);
+      return shape;
+    }());
+
+    SmallVector<Value> phaseResults;
+    for (auto [p, phase] : llvm::enumerate(transposed->phases)) {
+      std::string phaseName = name + "_p" + std::to_string(p);
+      if (llvm::is_contained(phase.kernel, 0)) {
+        // No kernel position reaches these outputs: the bias alone.
+        std::vector<float> values(phaseType.getNumElements(), 0.0f);
+        for (size_t i = 0; bias && i < values.size(); ++i)
+          values[i] = bias->data[i % outChannels];
+        phaseResults.push_back(lowering.constant(
+            rewriter, loc, phaseName + "_bias",
+            ref::Tensor(phaseType.getShape().vec(), std::move(values))));
+        continue;
+      }
+      // The phase: a stride-1 window over its slice of the padded input.
+      Window w;
+      w.batch = batch;
+      w.channels = channels;
+      w.out = transposed->outputs;
+      w.kernel = phase.kernel;
+      w.dilations = phase.dilations;
+      w.strides.assign(rank, 1);
+      w.low.assign(rank, 0);
+      w.high.assign(rank, 0);
+      for (size_t d = 0; d < rank; ++d)
+        w.in.push_back(w.out[d] + (w.kernel[d] - 1) * w.dilations[d]);
+      w = w.over(w.in);
+      SmallVector<int64_t> offsets = {0}, sizes = {batch};
+      llvm::append_range(offsets, phase.start);
+      llvm::append_range(sizes, w.in);
+      offsets.push_back(0);
+      sizes.push_back(channels);
+      Value phaseInput = ArrayRef<int64_t>(sizes) == cast<ShapedType>(input.getType()).getShape()
+                             ? input
+                             : slice(rewriter, loc, input, offsets, sizes, sizes);
+      // The ConvTranspose kernel position of each of the phase's positions.
+      int64_t positions = w.kernelPositions();
+      SmallVector<int64_t> kernelIndex(positions);
+      for (int64_t u = 0; u < positions; ++u) {
+        int64_t index = 0;
+        for (size_t d = 0, rest = u; d < rank; ++d) {
+          int64_t inner = 1;
+          for (size_t e = d + 1; e < rank; ++e)
+            inner *= w.kernel[e];
+          index = index * weights->shape[d + 2] + phase.taps[d][rest / inner];
+          rest %= inner;
+        }
+        kernelIndex[u] = index;
+      }
+      DenseTiling tiling = denseTiling(lowering.arch, positions * cg, og);
+      std::vector<Band> bands =
+          bandsOf(rewriter, loc, phaseInput, w, outChannels, lowering.arch, plannedBands(op),
+                  lowering.evenSplits, lowering.oneInference,
+                  group * tiling.rowTiles * tiling.blocks, lowering.interleaveRows,
+                  &lowering.rowsInterleaved);
+      SmallVector<SmallVector<Value>> groups;
+      for (int64_t g = 0; g < group; ++g) {
+        // Rows (phase position, channel), as a convolution's; W is [C, og, K...].
+        std::vector<float> matrix(positions * cg * og);
+        for (int64_t u = 0; u < positions; ++u)
+          for (int64_t c = 0; c < cg; ++c)
+            for (int64_t o = 0; o < og; ++o)
+              matrix[(u * cg + c) * og + o] =
+                  weights->data[((g * cg + c) * og + o) * kernelSize + kernelIndex[u]];
+        std::string groupName = group > 1 ? phaseName + "_g" + std::to_string(g) : phaseName;
+        GlobalOp global = lowering.addGlobal(
+            rewriter, loc, groupName + "_weights",
+            makeFloatConstant(f32Tensor(context, {positions * cg, og}), std::move(matrix),
+                              groupName));
+        Value groupBias =
+            biasValue ? slice(rewriter, loc, biasValue, {g * og}, {og}, {og}) : Value();
+        groups.push_back(lowerDenseGroup(rewriter, loc, lowering, w, bands, global, groupBias,
+                                         g * cg, cg, og));
+      }
+      SmallVector<Value> bandResults;
+      for (size_t b = 0; b < bands.size(); ++b) {
+        SmallVector<Value> parts;
+        for (auto &perBand : groups)
+          parts.push_back(perBand[b]);
+        bandResults.push_back(
+            parts.size() == 1 ? parts.front()
+                              : rewriter.create<tensor::ConcatOp>(loc, 1, parts).getResult());
+      }
+      phaseResults.push_back(assembleBands(rewriter, loc, bandResults, phaseType));
+    }
+    // Interleave the phases, the last spatial dimension first: its
+    // remainders vary fastest among the phases.
+    for (size_t d = rank; d-- > 0;) {
+      int64_t s = transposed->strides[d];
+      SmallVector<Value> merged;
+      for (size_t first = 0; first < phaseResults.size(); first += s)
+        merged.push_back(interleave(rewriter, loc,
+                                    ArrayRef<Value>(phaseResults).slice(first, s), d));
+      phaseResults = std::move(merged);
+    }
+    Value all = phaseResults.front();
+    SmallVector<int64_t> offsets = {0};
+    llvm::append_range(offsets, transposed->crop);
+    offsets.push_back(0);
+    if (cast<RankedTensorType>(all.getType()) != resultType)
+      all = slice(rewriter, loc, all, offsets, resultType.getShape(), resultType.getShape());
+    rewriter.replaceOp(op, all);
+    return success();
+  }
+};
+
 /// The smallest value lldi can write: the padding of max pooling.
 constexpr float kMaxPoolPad = -2147483648.0f;
 
@@ -756,8 +945,9 @@ struct LowerPool : public LoweringPattern<PoolOp> {
   }
 };
 
-/// Global pooling of P pixels: groups of G pixels (G dividing P, at most 64)
-/// are reduced by a compute each, their results by another.
+/// Global pooling of P pixels (per sample of the batch): groups of G pixels
+/// (G dividing P, at most 64) are reduced by a compute each, their results
+/// by another.
 template <typename PoolOp>
 struct LowerGlobalPool : public LoweringPattern<PoolOp> {
   using LoweringPattern<PoolOp>::LoweringPattern;
@@ -767,10 +957,9 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
     if (!op.getChannelsLast())
       return op.emitError("global pooling is not channels-last (run onnx-channels-last)");
     auto inType = cast<RankedTensorType>(op.getX().getType());
-    if (inType.getDimSize(0) != 1)
-      return op.emitError("only a batch of 1 is supported");
+    int64_t batch = inType.getDimSize(0);
     int64_t channels = inType.getShape().back();
-    int64_t pixels = inType.getNumElements() / channels;
+    int64_t pixels = inType.getNumElements() / batch / channels;
     Location loc = op.getLoc();
     auto reduce = [&](OpBuilder &b, Location l, Value input, int64_t count,
                       ArrayRef<int64_t> laneDims, ArrayRef<int64_t> laneStrides) {
@@ -792,46 +981,142 @@ struct LowerGlobalPool : public LoweringPattern<PoolOp> {
         group = g;
         break;
       }
-    Value input = adaptor.getX();
-    int64_t count = pixels;
-    if (group < pixels && group > 1) {
-      // Each group on a core of its own if need be: one core reducing all
-      // of them would also receive all the pixels.
-      count = pixels / group;
-      Value rows = reshape(rewriter, loc, input, {pixels, channels});
-      SmallVector<Value> partials;
-      for (int64_t g = 0; g < count; ++g) {
-        Value pixelsOfGroup =
-            slice(rewriter, loc, rows, {g * group, 0}, {group, channels}, {group, channels});
-        ComputeOpInterface partial = buildCompute(
-            rewriter, loc, 1, {}, {pixelsOfGroup}, {},
-            {f32Tensor(rewriter.getContext(), {channels})},
-            [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-              return {reduce(b, l, args[0], group, {}, {})};
-            });
-        partials.push_back(reshape(rewriter, loc, partial->getResult(0), {1, channels}));
+    Value scale;
+    // The pooled [C] row of one sample's pixels.
+    auto poolSample = [&](Value input) -> Value {
+      int64_t count = pixels;
+      if (group < pixels && group > 1) {
+        // Each group on a core of its own if need be: one core reducing all
+        // of them would also receive all the pixels.
+        count = pixels / group;
+        Value rows = reshape(rewriter, loc, input, {pixels, channels});
+        SmallVector<Value> partials;
+        for (int64_t g = 0; g < count; ++g) {
+          Value pixelsOfGroup =
+              slice(rewriter, loc, rows, {g * group, 0}, {group, channels}, {group, channels});
+          ComputeOpInterface partial = buildCompute(
+              rewriter, loc, 1, {}, {pixelsOfGroup}, {},
+              {f32Tensor(rewriter.getContext(), {channels})},
+              [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+                return {reduce(b, l, args[0], group, {}, {})};
+              });
+          partials.push_back(reshape(rewriter, loc, partial->getResult(0), {1, channels}));
+        }
+        input = rewriter.create<tensor::ConcatOp>(loc, 0, partials).getResult();
       }
-      input = rewriter.create<tensor::ConcatOp>(loc, 0, partials).getResult();
+      SmallVector<Value> shared = {input};
+      if (!isMax && !scale)
+        scale = this->lowering.constant(rewriter, loc, nameOf(op, "pool") + "_scale",
+                                        ref::Tensor::filled({channels}, 1.0f / pixels));
+      if (!isMax)
+        shared.push_back(scale);
+      ComputeOpInterface total = buildCompute(
+          rewriter, loc, 1, {}, shared, {}, {f32Tensor(rewriter.getContext(), {channels})},
+          [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            Value result = reduce(b, l, args[0], count, {}, {});
+            if (!isMax)
+              result = b.create<MulOp>(l, result, args[1]);
+            return {result};
+          });
+      return total->getResult(0);
+    };
+    Value pooled;
+    if (batch == 1) {
+      pooled = poolSample(adaptor.getX());
+    } else {
+      // One reduction per sample, each on its own pixels.
+      Value rows = reshape(rewriter, loc, adaptor.getX(), {batch * pixels, channels});
+      SmallVector<Value> samples;
+      for (int64_t n = 0; n < batch; ++n) {
+        Value sample =
+            slice(rewriter, loc, rows, {n * pixels, 0}, {pixels, channels}, {pixels, channels});
+        samples.push_back(reshape(rewriter, loc, poolSample(sample), {1, channels}));
+      }
+      pooled = rewriter.create<tensor::ConcatOp>(loc, 0, samples).getResult();
     }
-    SmallVector<Value> shared = {input};
-    if (!isMax)
-      shared.push_back(this->lowering.constant(
-          rewriter, loc, nameOf(op, "pool") + "_scale",
-          ref::Tensor::filled({channels}, 1.0f / pixels)));
-    ComputeOpInterface total = buildCompute(
-        rewriter, loc, 1, {}, shared, {}, {f32Tensor(rewriter.getContext(), {channels})},
-        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value result = reduce(b, l, args[0], count, {}, {});
-          if (!isMax)
-            result = b.create<MulOp>(l, result, args[1]);
-          return {result};
-        });
-    rewriter.replaceOp(op, reshape(rewriter, loc, total->getResult(0),
+    rewriter.replaceOp(op, reshape(rewriter, loc, pooled,
                                    cast<RankedTensorType>(op.getType()).getShape()));
     return success();
   }
 };
 } // namespace
+
+FailureOr<TransposedWindow> lowering::transposedWindow(onnx::ConvTransposeOp op) {
+  llvm::Expected<ref::ConvTransposeAttrs> attrs = op.resolved();
+  if (!attrs) {
+    op.emitError() << llvm::toString(attrs.takeError());
+    return failure();
+  }
+  auto inType = cast<RankedTensorType>(op.getX().getType());
+  ArrayRef<int64_t> input = inType.getShape().drop_front().drop_back();
+  ArrayRef<int64_t> kernel = cast<RankedTensorType>(op.getW().getType()).getShape().drop_front(2);
+  size_t rank = input.size();
+  TransposedWindow result;
+  result.strides.assign(attrs->strides.begin(), attrs->strides.end());
+  // One spatial dimension of a phase.
+  struct DimPhase {
+    SmallVector<int64_t> taps;
+    int64_t dilation, start;
+  };
+  SmallVector<SmallVector<DimPhase>> perDim(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t s = attrs->strides[d], dl = attrs->dilations[d];
+    int64_t begin = attrs->beginPads[d], output = attrs->output[d];
+    // Output o is position t = o + begin of the full transposed output;
+    // phase r holds t = j * s + r for j in [first, first + Q).
+    int64_t first = llvm::divideFloorSigned(begin, s);
+    int64_t q = llvm::divideCeilSigned(begin + output, s) - first;
+    result.outputs.push_back(q);
+    result.crop.push_back(begin - first * s);
+    int64_t low = 0, high = 0;
+    for (int64_t r = 0; r < s; ++r) {
+      // Kernel position k reaches t when k * dl = m * s + r; then t reads
+      // input j - m. The taps by decreasing m read increasing input
+      // positions, `step` apart.
+      DimPhase phase;
+      SmallVector<int64_t> shifts;
+      for (int64_t k = kernel[d] - 1; k >= 0; --k)
+        if (k * dl >= r && (k * dl - r) % s == 0) {
+          phase.taps.push_back(k);
+          shifts.push_back((k * dl - r) / s);
+        }
+      phase.dilation = shifts.size() > 1 ? shifts[0] - shifts[1] : 1;
+      // A remainder no kernel position reaches (a stride larger than the
+      // kernel's reach) has only the bias: no input.
+      if (shifts.empty()) {
+        phase.start = 0;
+        perDim[d].push_back(std::move(phase));
+        continue;
+      }
+      phase.start = first - shifts.front();
+      int64_t end = phase.start + (q - 1) + (int64_t(shifts.size()) - 1) * phase.dilation + 1;
+      low = std::max(low, -phase.start);
+      high = std::max(high, end - input[d]);
+      perDim[d].push_back(std::move(phase));
+    }
+    result.low.push_back(low);
+    result.high.push_back(high);
+    for (DimPhase &phase : perDim[d])
+      if (!phase.taps.empty())
+        phase.start += low;
+  }
+  // The phases of all dimensions, row-major over the remainders.
+  result.phases.push_back({});
+  for (size_t d = 0; d < rank; ++d) {
+    std::vector<TransposedWindow::Phase> next;
+    for (const TransposedWindow::Phase &outer : result.phases)
+      for (const DimPhase &inner : perDim[d]) {
+        TransposedWindow::Phase phase = outer;
+        phase.kernel.push_back(inner.taps.size());
+        phase.dilations.push_back(inner.dilation);
+        phase.start.push_back(inner.start);
+        phase.taps.push_back(inner.taps);
+        next.push_back(std::move(phase));
+      }
+    result.phases = std::move(next);
+  }
+  return result;
+}
 
 bool lowering::isDepthwise(onnx::ConvOp conv) {
   auto w = cast<RankedTensorType>(conv.getW().getType());
@@ -957,7 +1242,7 @@ void lowering::planPassThroughs(ModuleOp module, LoweringContext &lowering) {
 
 void lowering::populateWindowPatterns(RewritePatternSet &patterns,
                                       LoweringContext &lowering) {
-  patterns.add<LowerConv, LowerPool<onnx::MaxPoolOp>, LowerPool<onnx::AveragePoolOp>,
+  patterns.add<LowerConv, LowerConvTranspose, LowerPool<onnx::MaxPoolOp>, LowerPool<onnx::AveragePoolOp>,
                LowerGlobalPool<onnx::GlobalAveragePoolOp>,
                LowerGlobalPool<onnx::GlobalMaxPoolOp>>(patterns.getContext(), lowering);
 }

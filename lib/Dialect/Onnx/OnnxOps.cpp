@@ -226,6 +226,47 @@ LogicalResult ConvOp::verify() {
                       /*ceilMode=*/false);
 }
 
+llvm::Expected<pimc::ref::ConvTransposeAttrs> ConvTransposeOp::resolved() {
+  auto [channels, spatial] = channelsAndSpatial(getX(), getChannelsLast());
+  auto list = [](std::optional<ArrayRef<int64_t>> attr) {
+    return attr ? *attr : ArrayRef<int64_t>();
+  };
+  return pimc::ref::resolveConvTranspose(spatial, shapeOf(getW()).drop_front(2), list(getStrides()),
+                                   list(getDilations()), list(getPads()),
+                                   list(getOutputPadding()), list(getOutputShape()),
+                                   getAutoPad(), getGroup());
+}
+
+LogicalResult ConvTransposeOp::verify() {
+  if (shapeOf(getX()).size() < 3 || shapeOf(getY()).size() != shapeOf(getX()).size())
+    return emitOpError("needs a batch, a channel and spatial dimensions, and keeps the rank");
+  auto [channels, spatial] = channelsAndSpatial(getX(), getChannelsLast());
+  auto [outChannels, outSpatial] = channelsAndSpatial(getY(), getChannelsLast());
+  ArrayRef<int64_t> w = shapeOf(getW());
+  if (w.size() != spatial.size() + 2)
+    return emitOpError("weights need one dimension per spatial dimension, plus two");
+  int64_t group = getGroup();
+  if (group < 1 || channels % group || w[0] != channels)
+    return emitOpError() << "weights take " << w[0] << " input channels, the input has "
+                         << channels << " in " << group << " groups";
+  if (outChannels != w[1] * group)
+    return emitOpError() << "result has " << outChannels << " channels, expected "
+                         << w[1] * group;
+  if (shapeOf(getX())[0] != shapeOf(getY())[0])
+    return emitOpError("keeps the batch size");
+  if (getKernelShape() && *getKernelShape() != w.drop_front(2))
+    return emitOpError("kernel_shape differs from the weights");
+  if (getB() && shapeOf(getB()) != ArrayRef<int64_t>{outChannels})
+    return emitOpError("bias needs one value per output channel");
+  llvm::Expected<pimc::ref::ConvTransposeAttrs> attrs = resolved();
+  if (!attrs)
+    return emitOpError() << llvm::toString(attrs.takeError());
+  if (ArrayRef<int64_t>(attrs->output) != ArrayRef<int64_t>(outSpatial))
+    return emitOpError() << "result has spatial sizes [" << outSpatial
+                         << "], the window gives [" << ArrayRef<int64_t>(attrs->output) << "]";
+  return success();
+}
+
 LogicalResult MaxPoolOp::verify() {
   if (!getKernelShape())
     return emitOpError("needs kernel_shape");

@@ -30,16 +30,6 @@ func.func @conv_computed_bias(%x: tensor<1x3x3x2xf32>, %b: tensor<2xf32>) -> ten
 
 // -----
 
-func.func @conv_batch(%x: tensor<2x3x3x2xf32>) -> tensor<2x3x3x2xf32> {
-  %w = onnx.Constant dense<1.0> : tensor<2x2x1x1xf32> : tensor<2x2x1x1xf32>
-  // expected-error @+2 {{only a batch of 1 is supported}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.Conv'}}
-  %y = onnx.Conv %x, %w {channels_last, kernel_shape = array<i64: 1, 1>} : (tensor<2x3x3x2xf32>, tensor<2x2x1x1xf32>) -> tensor<2x3x3x2xf32>
-  return %y : tensor<2x3x3x2xf32>
-}
-
-// -----
-
 // auto_pad is resolved by onnx-canonicalize, not here.
 func.func @pool_auto_pad(%x: tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32> {
   // expected-error @+2 {{pooling is not in channels-last normal form (run onnx-canonicalize and onnx-channels-last)}}
@@ -50,29 +40,11 @@ func.func @pool_auto_pad(%x: tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32> {
 
 // -----
 
-func.func @average_pool_batch(%x: tensor<2x2x2x2xf32>) -> tensor<2x1x1x2xf32> {
-  // expected-error @+2 {{only a batch of 1 is supported}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.AveragePool'}}
-  %y = onnx.AveragePool %x {channels_last, kernel_shape = array<i64: 2, 2>} : (tensor<2x2x2x2xf32>) -> tensor<2x1x1x2xf32>
-  return %y : tensor<2x1x1x2xf32>
-}
-
-// -----
-
 func.func @global_pool_not_channels_last(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x1x1xf32> {
   // expected-error @+2 {{global pooling is not channels-last (run onnx-channels-last)}}
   // expected-error @+1 {{failed to legalize operation 'onnx.GlobalAveragePool'}}
   %y = onnx.GlobalAveragePool %x : (tensor<1x2x3x3xf32>) -> tensor<1x2x1x1xf32>
   return %y : tensor<1x2x1x1xf32>
-}
-
-// -----
-
-func.func @global_pool_batch(%x: tensor<2x3x3x2xf32>) -> tensor<2x1x1x2xf32> {
-  // expected-error @+2 {{only a batch of 1 is supported}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.GlobalMaxPool'}}
-  %y = onnx.GlobalMaxPool %x {channels_last} : (tensor<2x3x3x2xf32>) -> tensor<2x1x1x2xf32>
-  return %y : tensor<2x1x1x2xf32>
 }
 
 // -----

@@ -421,3 +421,21 @@ func.func @pad_output_size(%x: tensor<2x3xf32>) -> tensor<7x7xf32> {
   %y = onnx.Pad %x, %p : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<7x7xf32>
   return %y : tensor<7x7xf32>
 }
+
+// -----
+
+// Stride 2 over 3 rows, kernel 3: 2 * 2 + 3 = 7 full rows, 6 after a pad of 1.
+func.func @conv_transpose_output_size(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32> {
+  // expected-error @+1 {{result has spatial sizes [7, 7], the window gives [6, 6]}}
+  %y = onnx.ConvTranspose %x, %w {pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<1x4x7x7xf32>
+  return %y : tensor<1x4x7x7xf32>
+}
+
+// -----
+
+// W is [C, M / group, K...]: 4 input channels in 2 groups, 3 x 2 outputs.
+func.func @conv_transpose_channels(%x: tensor<1x4x3x3xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<1x3x3x3xf32> {
+  // expected-error @+1 {{result has 3 channels, expected 6}}
+  %y = onnx.ConvTranspose %x, %w {group = 2 : i64} : (tensor<1x4x3x3xf32>, tensor<4x3x1x1xf32>) -> tensor<1x3x3x3xf32>
+  return %y : tensor<1x3x3x3xf32>
+}

@@ -19,6 +19,22 @@ func.func @shifted(%x: tensor<1x1x2x1xf32>) -> tensor<1x1x2x1xf32> {
 
 // -----
 
+// A batch packs the pixels of every sample alike: the Reshape keeps the
+// batch dimension.
+// CHECK-LABEL: func @batch
+// CHECK-DAG: %[[SHAPE:.*]] = onnx.Constant dense<[3, 1, 2, 1]> : tensor<4xi64>
+// CHECK: %[[Y:.*]] = onnx.Conv %arg0, %{{.*}}, %{{.*}} {channels_last, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 1, 3>, pads = array<i64: 0, 0, 0, 1>, pimc.packed_pixels = 2 : i64, strides = array<i64: 1, 2>} : (tensor<3x1x2x1xf32>, tensor<2x1x1x3xf32>, tensor<2xf32>) -> tensor<3x1x1x2xf32>
+// CHECK: %[[R:.*]] = onnx.Reshape %[[Y]], %[[SHAPE]] : (tensor<3x1x1x2xf32>, tensor<4xi64>) -> tensor<3x1x2x1xf32>
+// CHECK: return %[[R]]
+func.func @batch(%x: tensor<3x1x2x1xf32>) -> tensor<3x1x2x1xf32> {
+  %w = onnx.Constant dense<[[[[1.0, 2.0]]]]> : tensor<1x1x1x2xf32> : tensor<1x1x1x2xf32>
+  %b = onnx.Constant dense<[3.0]> : tensor<1xf32> : tensor<1xf32>
+  %y = onnx.Conv %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, group = 1 : i64, kernel_shape = array<i64: 1, 2>, pads = array<i64: 0, 0, 0, 1>, strides = array<i64: 1, 1>} : (tensor<3x1x2x1xf32>, tensor<1x1x1x2xf32>, tensor<1xf32>) -> tensor<3x1x2x1xf32>
+  return %y : tensor<3x1x2x1xf32>
+}
+
+// -----
+
 // 3x3, 64 -> 64 on 128x128 crossbars: a pixel reads 5 crossbars of 64
 // columns, a pair 6 of 128 (3 a pixel). The sum with the skip input and the
 // ReLU run on pairs too (the skip input regrouped), and one Reshape is left.

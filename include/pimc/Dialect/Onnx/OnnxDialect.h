@@ -10,6 +10,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "pimc/Reference/Reference.h"
+
 #include "pimc/Dialect/Onnx/OnnxDialect.h.inc"
 
 #define GET_OP_CLASSES

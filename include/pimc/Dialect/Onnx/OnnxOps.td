@@ -138,6 +138,30 @@ def Onnx_ConvOp : Onnx_Op<"Conv"> {
   let hasVerifier = 1;
 }
 
+def Onnx_ConvTransposeOp : Onnx_Op<"ConvTranspose"> {
+  let summary = "N-D transposed convolution with groups, strides, pads, dilations "
+                "and output padding";
+  let description = [{
+    W is [C, M / group, K...]. With output_shape or auto_pad SAME_*, the
+    padding follows from the output sizes (see ref::resolveConvTranspose).
+  }];
+  let arguments = !con((ins Onnx_F32Tensor:$X, Onnx_F32Tensor:$W,
+                            Optional<Onnx_F32Tensor>:$B,
+                            DefaultValuedAttr<I64Attr, "1">:$group,
+                            OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                            OptionalAttr<DenseI64ArrayAttr>:$output_shape),
+                       Onnx_WindowAttrs);
+  let results = (outs Onnx_F32Tensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $W (`,` $B^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// The resolved window (pads from output_shape and auto_pad).
+    llvm::Expected<pimc::ref::ConvTransposeAttrs> resolved();
+  }];
+  let hasVerifier = 1;
+}
+
 def Onnx_MaxPoolOp : Onnx_Op<"MaxPool"> {
   let summary = "maximum over windows";
   let arguments = !con((ins Onnx_F32Tensor:$X,

@@ -317,7 +317,8 @@ struct OnnxChannelsLastPass
     : public onnx::impl::OnnxChannelsLastBase<OnnxChannelsLastPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ToChannelsLast<ConvOp>, ToChannelsLast<MaxPoolOp>,
+    patterns.add<ToChannelsLast<ConvOp>, ToChannelsLast<ConvTransposeOp>,
+                 ToChannelsLast<MaxPoolOp>,
                  ToChannelsLast<AveragePoolOp>, ToChannelsLast<GlobalAveragePoolOp>,
                  ToChannelsLast<GlobalMaxPoolOp>, SimplifyTranspose, SinkThroughUnary,
                  SinkThroughBinary<AddOp>, SinkThroughBinary<SubOp>,

@@ -74,7 +74,7 @@ LogicalResult packConv(ConvOp op, const Arch &arch, PatternRewriter &rewriter) {
     return failure();
   auto outType = cast<RankedTensorType>(op.getType());
   int64_t rank = outType.getRank(), spatial = rank - 2;
-  if (spatial < 1 || outType.getDimSize(0) != 1)
+  if (spatial < 1)
     return failure();
   SmallVector<int64_t> kernel(*op.getKernelShape());
   SmallVector<int64_t> strides(spatial, 1), dilations(spatial, 1);
