@@ -45,6 +45,11 @@ private:
   llvm::Expected<RankedTensorType> resultType(const Node &node, unsigned index);
   /// A constant of `tensor`, whose f32 data it shares.
   llvm::Expected<Value> constant(const TensorData &tensor, Location loc);
+  /// A 1-D i64 constant: a shape, starts, ends, axes, steps, lengths.
+  Value intConstant(ArrayRef<int64_t> values, Location loc) {
+    auto type = RankedTensorType::get({(int64_t)values.size()}, builder.getI64Type());
+    return builder.create<onnx::ConstantOp>(loc, type, DenseElementsAttr::get(type, values));
+  }
   llvm::Expected<Value> input(const Node &node, unsigned index);
   /// The operand if it is given, a null Value if it is omitted.
   llvm::Expected<Value> optionalInput(const Node &node, unsigned index);
@@ -287,6 +292,28 @@ llvm::Error Importer::importNode(const Node &node) {
     return llvm::Error::success();
   }
 
+  // Split has one result per part; before opset 13 the lengths are an
+  // attribute.
+  if (op == "Split") {
+    llvm::Expected<SmallVector<Value>> data = operands(1);
+    if (!data)
+      return data.takeError();
+    llvm::Expected<Value> split = optionalInput(node, 1);
+    if (!split)
+      return split.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(node.outputs.size());
+    if (!types)
+      return types.takeError();
+    if (llvm::Error e = checkFloat(*data))
+      return e;
+    Value lengths = *split;
+    if (const frontend::Attribute *attr = node.attribute("split"); attr && !lengths)
+      lengths = intConstant(attr->ints, loc);
+    define(builder.create<onnx::SplitOp>(loc, *types, (*data)[0], lengths,
+                                         builder.getI64IntegerAttr(intAttr(node, "axis", 0))));
+    return llvm::Error::success();
+  }
+
   // Every other operator has one float result typed by shape inference and
   // takes inputs [0, minInputs) and optionally up to maxInputs (null when
   // omitted).
@@ -327,10 +354,7 @@ llvm::Error Importer::importNode(const Node &node) {
   };
   // Squeeze and Unsqueeze only reshape: shape inference knows the result.
   auto reshapeToResult = Simple{1, 2, [&](Type t, ArrayRef<Value> v) -> Operation * {
-    auto type = cast<RankedTensorType>(t);
-    auto shapeType = RankedTensorType::get({type.getRank()}, builder.getI64Type());
-    Value shape = builder.create<onnx::ConstantOp>(
-        loc, shapeType, DenseElementsAttr::get(shapeType, type.getShape()));
+    Value shape = intConstant(cast<RankedTensorType>(t).getShape(), loc);
     return builder.create<onnx::ReshapeOp>(loc, t, v[0], shape,
                                            builder.getI64IntegerAttr(0));
   }};
@@ -382,11 +406,8 @@ llvm::Error Importer::importNode(const Node &node) {
     return scaled(fold(onnx::AddOp(), v), 1.0f / v.size());
   };
   auto reshaped = [&](Value x, ArrayRef<int64_t> shape) -> Value {
-    auto shapeType = RankedTensorType::get({(int64_t)shape.size()}, builder.getI64Type());
-    Value shapeValue = builder.create<onnx::ConstantOp>(
-        loc, shapeType, DenseElementsAttr::get(shapeType, shape));
     return builder.create<onnx::ReshapeOp>(
-        loc, RankedTensorType::get(shape, builder.getF32Type()), x, shapeValue,
+        loc, RankedTensorType::get(shape, builder.getF32Type()), x, intConstant(shape, loc),
         builder.getI64IntegerAttr(0));
   };
   // A reduction moves the reduced axes last and works on the rows of a
@@ -516,6 +537,16 @@ llvm::Error Importer::importNode(const Node &node) {
          return builder.create<onnx::ReshapeOp>(loc, t, v[0], v[1], i64("allowzero", 0));
        }}},
       {"Squeeze", reshapeToResult},
+      // Before opset 10, starts, ends and axes are attributes.
+      {"Slice", {1, 5, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         SmallVector<Value> bounds(v.drop_front());
+         const char *names[] = {"starts", "ends", "axes"};
+         for (unsigned i = 0; i < 3; ++i)
+           if (const frontend::Attribute *attr = node.attribute(names[i]); attr && !bounds[i])
+             bounds[i] = intConstant(attr->ints, loc);
+         return builder.create<onnx::SliceOp>(loc, t, v[0], bounds[0], bounds[1], bounds[2],
+                                              bounds[3]);
+       }}},
       {"Unsqueeze", reshapeToResult},
       {"Transpose", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
          int64_t rank = cast<RankedTensorType>(v[0].getType()).getRank();
@@ -625,9 +656,7 @@ llvm::Error Importer::importNode(const Node &node) {
       pads = node.attribute("paddings");
     if (!pads)
       return failAt(node, "Pad needs its pads");
-    auto padsType = RankedTensorType::get({(int64_t)pads->ints.size()}, builder.getI64Type());
-    Value padsValue = builder.create<onnx::ConstantOp>(
-        loc, padsType, DenseElementsAttr::get(padsType, ArrayRef<int64_t>(pads->ints)));
+    Value padsValue = intConstant(pads->ints, loc);
     define(builder.create<onnx::PadOp>(loc, (*types)[0], *data, padsValue,
                                        scalar(floatAttr(node, "value", 0.0f)),
                                        string("mode", "constant")));
@@ -675,8 +704,9 @@ llvm::Error Importer::importNode(const Node &node) {
     return types.takeError();
   // Shapes and axes are i64; every data input is a float tensor.
   for (auto [i, value] : llvm::enumerate(in)) {
-    bool integerOperand = (op == "Reshape" || op == "Pad" || op == "Squeeze" ||
-                           op == "Unsqueeze" || op == "ReduceSum") && i == 1;
+    bool integerOperand = ((op == "Reshape" || op == "Pad" || op == "Squeeze" ||
+                            op == "Unsqueeze" || op == "ReduceSum") && i == 1) ||
+                          (op == "Slice" && i >= 1);
     if (value && !integerOperand &&
         !cast<RankedTensorType>(value.getType()).getElementType().isF32())
       return failAt(node, formatv("input {0} has element type {1}; pimc supports float "

@@ -73,6 +73,8 @@ llvm::ArrayRef<unsigned> pimc::frontend::constantOperandIndices(llvm::StringRef 
       {"Squeeze", {1}},
       {"Unsqueeze", {1}},
       {"ReduceSum", {1}},
+      {"Slice", {1, 2, 3, 4}},
+      {"Split", {1}},
       // The instruction set has no division: only a constant divisor, as a
       // multiplication by its reciprocal.
       {"Div", {1}}};

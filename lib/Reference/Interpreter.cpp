@@ -101,6 +101,8 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Relu", {1, 1, 1}},
     {"Reshape", {2, 2, 1}},
     {"Sigmoid", {1, 1, 1}},
+    {"Slice", {1, 5, 1}},
+    {"Split", {1, 2, kVariadic}},
     {"Squeeze", {1, 2, 1}},
     {"Sub", {2, 2, 1}},
     {"Sum", {1, kVariadic, 1}},
@@ -123,6 +125,12 @@ public:
 private:
   llvm::Error evaluate(const Node &node);
   llvm::Error evaluateConstant(const Node &node);
+  llvm::Error evaluateSplit(const Node &node, const Tensor &x);
+  llvm::Expected<Tensor> sliceNode(const Node &node, const Tensor &x);
+  /// Integer input `i` as a vector, or the attribute `name` that held it
+  /// before an opset moved it to the inputs; empty if neither is given.
+  llvm::Expected<std::vector<int64_t>> intsOf(const Node &node, unsigned i,
+                                              llvm::StringRef name);
   llvm::Expected<Tensor> compute(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> transposeNode(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> convNode(const Node &node, const Tensor &x);
@@ -289,6 +297,8 @@ llvm::Error Interpreter::evaluate(const Node &node) {
   llvm::Expected<const Tensor *> x = floatInput(node, 0);
   if (!x)
     return x.takeError();
+  if (node.opType == "Split")
+    return evaluateSplit(node, **x);
   llvm::Expected<Tensor> result = compute(node, **x);
   if (!result)
     return result.takeError();
@@ -314,6 +324,52 @@ llvm::Error Interpreter::evaluateConstant(const Node &node) {
   else
     return fail(formatv("attribute '{0}' is unsupported", attr.name));
   return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<int64_t>>
+Interpreter::intsOf(const Node &node, unsigned i, llvm::StringRef name) {
+  if (i < node.inputs.size() && !node.inputs[i].empty())
+    return intVector(node, i);
+  return intsAttr(node, name, {});
+}
+
+llvm::Error Interpreter::evaluateSplit(const Node &node, const Tensor &x) {
+  int64_t axis = intAttr(node, "axis", 0);
+  if (axis < -(int64_t)x.shape.size() || axis >= (int64_t)x.shape.size())
+    return fail(formatv("axis {0} is out of range for rank {1}", axis, x.shape.size()));
+  llvm::Expected<std::vector<int64_t>> given = intsOf(node, 1, "split");
+  if (!given)
+    return given.takeError();
+  int64_t length = x.shape[axis < 0 ? axis + x.shape.size() : axis];
+  llvm::Expected<std::vector<int64_t>> lengths = ref::splitLengths(
+      length, *given, intAttr(node, "num_outputs", node.outputs.size()));
+  if (!lengths)
+    return lengths.takeError();
+  if (lengths->size() != node.outputs.size())
+    return fail(formatv("{0} parts for {1} outputs", lengths->size(), node.outputs.size()));
+  llvm::Expected<std::vector<Tensor>> parts = ref::split(x, axis, *lengths);
+  if (!parts)
+    return parts.takeError();
+  for (auto [name, part] : llvm::zip(node.outputs, *parts))
+    bind(name, std::move(part));
+  return llvm::Error::success();
+}
+
+/// Before opset 10, Slice's starts, ends and axes are attributes.
+llvm::Expected<Tensor> Interpreter::sliceNode(const Node &node, const Tensor &x) {
+  std::vector<int64_t> bounds[4];
+  const char *names[] = {"starts", "ends", "axes", "steps"};
+  for (unsigned i = 0; i < 4; ++i) {
+    llvm::Expected<std::vector<int64_t>> values = intsOf(node, i + 1, names[i]);
+    if (!values)
+      return values.takeError();
+    bounds[i] = std::move(*values);
+  }
+  llvm::Expected<Positions> positions =
+      slicePositions(x.shape, bounds[0], bounds[1], bounds[2], bounds[3]);
+  if (!positions)
+    return positions.takeError();
+  return pick(x, *positions);
 }
 
 llvm::Expected<Tensor> Interpreter::transposeNode(const Node &node,
@@ -464,6 +520,8 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
     return flatten(x, intAttr(node, "axis", 1));
   if (op == "Transpose")
     return transposeNode(node, x);
+  if (op == "Slice")
+    return sliceNode(node, x);
   if (op == "Reshape") {
     llvm::Expected<std::vector<int64_t>> shape = intVector(node, 1);
     if (!shape)

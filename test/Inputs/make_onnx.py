@@ -79,6 +79,20 @@ def main():
              helper.make_node("ReduceMin", ["s"], ["y"], name="low", axes=[0], keepdims=0)],
             [tensor("r", [2, 3, 4])], [tensor("y", [1, 4])],
             [numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")]),
+        "slice_split": lambda: model(
+            [helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["s"],
+                              name="crop"),
+             helper.make_node("Split", ["s", "lengths"], ["a", "b"], name="halves", axis=1)],
+            [tensor("x", [4, 10])], [tensor("a", [2, 1]), tensor("b", [2, 2])],
+            [numpy_helper.from_array(np.array(v, dtype=np.int64), n)
+             for n, v in [("starts", [-1, 1]), ("ends", [-5, 8]), ("axes", [0, 1]),
+                          ("steps", [-2, 3]), ("lengths", [1, 2])]]),
+        "slice_split_opset9": lambda: model(
+            [helper.make_node("Slice", ["x"], ["s"], name="crop", starts=[1], ends=[3],
+                              axes=[1]),
+             helper.make_node("Split", ["s"], ["a", "b"], name="halves", axis=0,
+                              split=[3, 1])],
+            [tensor("x", [4, 10])], [tensor("a", [3, 2]), tensor("b", [1, 2])], opset=9),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -487,6 +488,35 @@ TEST(ReferenceKernels, ConcatAtANegativeAxis) {
   EXPECT_FALSE(errorMessage(concat({}, 0)).empty());
 }
 
+TEST(ReferenceKernels, SlicePositionsClampAndStepBackwards) {
+  // [4, 10]: rows from -1 (3) down to before -5 (clamped to -1) by -2: 3, 1;
+  // columns 1 to 8 by 3: 1, 4, 7.
+  Positions positions = take(slicePositions({4, 10}, {-1, 1}, {-5, 8}, {0, 1}, {-2, 3}));
+  EXPECT_EQ(positions, (Positions{{3, 1}, {1, 4, 7}}));
+  // Axes default to the first ones, steps to 1; an end past the axis clamps.
+  EXPECT_EQ(take(slicePositions({3, 2}, {1}, {100}, {}, {})), (Positions{{1, 2}, {0, 1}}));
+  // A negative axis; an end of INT64_MIN walks back to the first element.
+  EXPECT_EQ(take(slicePositions({3, 2}, {5}, {std::numeric_limits<int64_t>::min()}, {-2}, {-1})),
+            (Positions{{2, 1, 0}, {0, 1}}));
+  EXPECT_FALSE(errorMessage(slicePositions({3}, {0}, {1}, {}, {0})).empty());
+  EXPECT_FALSE(errorMessage(slicePositions({3}, {0, 0}, {1, 1}, {0, 0}, {})).empty());
+  Tensor y = pick(iota({4, 10}), positions);
+  EXPECT_EQ(y.shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(y.data, (std::vector<float>{31, 34, 37, 11, 14, 17}));
+}
+
+TEST(ReferenceKernels, SplitIntoGivenAndEqualLengths) {
+  EXPECT_EQ(take(splitLengths(10, {3, 7}, 2)), (std::vector<int64_t>{3, 7}));
+  EXPECT_EQ(take(splitLengths(7, {}, 3)), (std::vector<int64_t>{3, 3, 1}));
+  EXPECT_FALSE(errorMessage(splitLengths(10, {3, 6}, 2)).empty());
+  EXPECT_FALSE(errorMessage(splitLengths(2, {}, 3)).empty());
+  std::vector<Tensor> parts = take(split(iota({2, 3}), -1, {1, 2}));
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].shape, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(parts[0].data, (std::vector<float>{0, 3}));
+  EXPECT_EQ(parts[1].data, (std::vector<float>{1, 2, 4, 5}));
+}
+
 TEST(ReferenceCompare, ToleranceNaNAndShape) {
   Tensor e({3}, {1, 100, NAN});
   EXPECT_TRUE(compare(Tensor({3}, {1, 100.005f, NAN}), e, 1e-4, 1e-5).match);
@@ -675,7 +705,8 @@ bool isCovered(llvm::StringRef name) {
       "test_prelu",         "test_hardsigmoid",
       "test_hardswish",     "test_reduce_sum_",
       "test_reduce_mean_",  "test_reduce_max_",
-      "test_reduce_min_",   "test_reduce_l1_"};
+      "test_reduce_min_",   "test_reduce_l1_",
+      "test_slice",         "test_split"};
   return name == "test_constant" || name == "test_neg" || name == "test_neg_example" ||
          (!name.starts_with("test_matmulinteger") &&
           llvm::any_of(kPrefixes,
