@@ -159,10 +159,17 @@ FailureOr<RowOperand> lowering::broadcastOperand(ConversionPatternRewriter &rewr
     return RowOperand{value, true};
   std::optional<ref::Tensor> constant = constantOf(value);
   if (!constant) {
-    op->emitError() << "broadcasting the computed tensor of shape " << type << " to "
-                    << resultType
-                    << " is not supported (only constants and single rows broadcast)";
-    return failure();
+    // A computed tensor broadcast another way is read through a view that
+    // repeats its elements (a per-channel scale of the rows of an image).
+    int64_t rank = resultType.getRank(), missing = rank - type.getRank();
+    SmallVector<int64_t> aligned(missing, 1);
+    llvm::append_range(aligned, shape);
+    ref::Positions positions = ref::allPositions(aligned);
+    for (int64_t d = 0; d < rank; ++d)
+      if (aligned[d] == 1)
+        positions[d].assign(resultType.getDimSize(d), 0);
+    Value full = reshape(rewriter, op->getLoc(), value, aligned);
+    return RowOperand{pick(rewriter, op->getLoc(), full, positions), false};
   }
   std::vector<int64_t> full(resultType.getShape().begin(), resultType.getShape().end());
   llvm::Expected<ref::Tensor> expanded = ref::broadcastTo(*constant, full);
