@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Frontend/OnnxImporter.h"
+#include "pimc/Frontend/ShapeFolding.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Support/Constants.h"
 #include "pimc/Support/InputLimits.h"
@@ -54,6 +55,11 @@ private:
   /// The operand if it is given, a null Value if it is omitted.
   llvm::Expected<Value> optionalInput(const Node &node, unsigned index);
   llvm::Error importNode(const Node &node);
+  /// Folds `node` if it computes a constant from shapes or constants (see
+  /// ShapeFolding.h); returns whether it did.
+  llvm::Expected<bool> foldShapeNode(const Node &node);
+  /// The value of a constant operand as plain data, if it is one.
+  std::optional<TensorData> constantData(Value value);
   Location locationOf(const Node &node);
 
   int64_t intAttr(const Node &node, StringRef name, int64_t fallback) {
@@ -177,11 +183,101 @@ llvm::Expected<Value> Importer::input(const Node &node, unsigned index) {
   return value;
 }
 
+std::optional<TensorData> Importer::constantData(Value value) {
+  auto op = value ? value.getDefiningOp<onnx::ConstantOp>() : onnx::ConstantOp();
+  if (!op)
+    return std::nullopt;
+  TensorData data;
+  auto type = cast<RankedTensorType>(op.getType());
+  data.dims.assign(type.getShape().begin(), type.getShape().end());
+  if (std::optional<SmallVector<int64_t>> ints = getIntValues(op.getValue())) {
+    data.dataType = kInt64;
+    data.ints.assign(ints->begin(), ints->end());
+    return data;
+  }
+  std::optional<FloatData> floats = FloatData::get(op.getValue());
+  if (!floats)
+    return std::nullopt;
+  data.setFloats(std::vector<float>(floats->values().begin(), floats->values().end()));
+  return data;
+}
+
+llvm::Expected<bool> Importer::foldShapeNode(const Node &node) {
+  const std::string &op = node.opType;
+  bool shapeOf = op == "Shape" || op == "Size";
+  if (!shapeOf && !isFoldedShapeOperator(op))
+    return false;
+  if (node.outputs.size() != 1)
+    return false;
+  SmallVector<std::optional<TensorData>> data;
+  bool integers = false;
+  for (unsigned i = 0; i < node.inputs.size(); ++i) {
+    llvm::Expected<Value> value = optionalInput(node, i);
+    if (!value)
+      return value.takeError();
+    if (shapeOf) {
+      auto type = cast<RankedTensorType>(value->getType());
+      TensorData shape;
+      shape.dataType = kInt64;
+      if (op == "Size") {
+        shape.ints = {type.getNumElements()};
+      } else {
+        // Opset 15's start and end (negative from the end, clamped).
+        int64_t rank = type.getRank();
+        auto clamp = [&](int64_t v) { return std::clamp(v < 0 ? v + rank : v, int64_t(0), rank); };
+        int64_t start = clamp(intAttr(node, "start", 0)), end = clamp(intAttr(node, "end", rank));
+        for (int64_t d = start; d < end; ++d)
+          shape.ints.push_back(type.getDimSize(d));
+        shape.dims = {(int64_t)shape.ints.size()};
+      }
+      shape.name = node.outputs[0];
+      llvm::Expected<Value> constant = this->constant(shape, locationOf(node));
+      if (!constant)
+        return failAt(node, llvm::toString(constant.takeError()));
+      values[node.outputs[0]] = *constant;
+      return true;
+    }
+    if (!*value) {
+      data.push_back(std::nullopt);
+      continue;
+    }
+    std::optional<TensorData> constant = constantData(*value);
+    if (!constant)
+      return false;
+    integers |= constant->dataType != kFloat;
+    data.push_back(std::move(constant));
+  }
+  // Float data alone is folded by canonicalization, where the graph's
+  // operators run on the reference kernels.
+  if (!integers && op != "Cast" && op != "ConstantOfShape" && op != "Range")
+    return false;
+  llvm::Expected<RankedTensorType> type = resultType(node, 0);
+  if (!type)
+    return type.takeError();
+  SmallVector<const TensorData *> inputs;
+  for (const std::optional<TensorData> &d : data)
+    inputs.push_back(d ? &*d : nullptr);
+  llvm::Expected<TensorData> folded = foldConstantNode(node, inputs, type->getShape());
+  if (!folded)
+    return failAt(node, llvm::toString(folded.takeError()));
+  folded->name = node.outputs[0];
+  llvm::Expected<Value> constant = this->constant(*folded, locationOf(node));
+  if (!constant)
+    return failAt(node, llvm::toString(constant.takeError()));
+  values[node.outputs[0]] = *constant;
+  return true;
+}
+
 llvm::Error Importer::importNode(const Node &node) {
   Location loc = locationOf(node);
   if (!node.domain.empty() && node.domain != "ai.onnx")
     return failAt(node, formatv("operators of domain '{0}' are not supported",
                                 node.domain));
+  llvm::Expected<bool> folded = foldShapeNode(node);
+  if (!folded)
+    return folded.takeError();
+  if (*folded)
+    return llvm::Error::success();
   // Operands pimc programs into crossbars or folds must be constants.
   for (unsigned operand : constantOperandIndices(node.opType)) {
     if (operand >= node.inputs.size() || node.inputs[operand].empty())

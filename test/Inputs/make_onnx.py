@@ -93,6 +93,18 @@ def main():
              helper.make_node("Split", ["s"], ["a", "b"], name="halves", axis=0,
                               split=[3, 1])],
             [tensor("x", [4, 10])], [tensor("a", [3, 2]), tensor("b", [1, 2])], opset=9),
+        # x.view(x.size(0), -1) with the shape computed in the graph.
+        "view_size": lambda: model(
+            [helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+             helper.make_node("Gather", ["shape", "zero"], ["n"], name="size0", axis=0),
+             helper.make_node("Unsqueeze", ["n", "axes"], ["n1"], name="unsqueeze"),
+             helper.make_node("Concat", ["n1", "minus_one"], ["target"], name="cat", axis=0),
+             helper.make_node("Cast", ["target"], ["target64"], name="cast", to=TensorProto.INT64),
+             helper.make_node("Reshape", ["x", "target64"], ["y"], name="view")],
+            [tensor("x", [2, 3, 4])], [tensor("y", [2, 12])],
+            [numpy_helper.from_array(np.array(0, dtype=np.int64), "zero"),
+             numpy_helper.from_array(np.array([0], dtype=np.int64), "axes"),
+             numpy_helper.from_array(np.array([-1], dtype=np.int64), "minus_one")]),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),
