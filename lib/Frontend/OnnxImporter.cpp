@@ -506,6 +506,123 @@ llvm::Error Importer::importNode(const Node &node) {
         loc, RankedTensorType::get(shape, builder.getF32Type()), x, intConstant(shape, loc),
         builder.getI64IntegerAttr(0));
   };
+  // Data movement is made of views: the positions `along` (repeats and any
+  // order) of dimension `axis` of `x` are a Concat of the Slices of their
+  // runs of consecutive positions.
+  auto pickAlong = [&](Value x, int64_t axis, ArrayRef<int64_t> along) -> Value {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (llvm::equal(along, llvm::seq<int64_t>(0, type.getDimSize(axis))))
+      return x;
+    std::map<std::pair<int64_t, int64_t>, Value> runs;
+    SmallVector<Value> parts;
+    for (size_t i = 0; i < along.size();) {
+      size_t j = i + 1;
+      while (j < along.size() && along[j] == along[j - 1] + 1)
+        ++j;
+      Value &part = runs[{along[i], j - i}];
+      if (!part) {
+        SmallVector<int64_t> shape(type.getShape());
+        shape[axis] = j - i;
+        part = builder.create<onnx::SliceOp>(loc, type.clone(shape), x,
+                                             intConstant({along[i]}, loc),
+                                             intConstant({along[j - 1] + 1}, loc),
+                                             intConstant({axis}, loc), Value());
+      }
+      parts.push_back(part);
+      i = j;
+    }
+    if (parts.size() == 1)
+      return parts.front();
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = along.size();
+    return builder.create<onnx::ConcatOp>(loc, type.clone(shape), parts,
+                                          builder.getI64IntegerAttr(axis));
+  };
+  auto transposed = [&](Value x, ArrayRef<int64_t> perm) -> Value {
+    auto type = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t p : perm)
+      shape.push_back(type.getDimSize(p));
+    return builder.create<onnx::TransposeOp>(loc, type.clone(shape), x,
+                                             builder.getDenseI64ArrayAttr(perm));
+  };
+  if (op == "Gather" || op == "Expand" || op == "Tile" || op == "DepthToSpace" ||
+      op == "SpaceToDepth") {
+    size_t inputs = op == "Gather" || op == "Expand" || op == "Tile" ? 2 : 1;
+    if (node.inputs.size() != inputs)
+      return failAt(node, formatv("takes {0} inputs, not {1}", inputs, node.inputs.size()));
+    llvm::Expected<Value> data = input(node, 0);
+    if (!data)
+      return data.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(1);
+    if (!types)
+      return types.takeError();
+    if (llvm::Error e = checkFloat({*data}))
+      return e;
+    auto type = cast<RankedTensorType>(data->getType());
+    auto resultType = cast<RankedTensorType>((*types)[0]);
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> operand;
+    if (inputs == 2) {
+      llvm::Expected<Value> second = input(node, 1);
+      if (!second)
+        return second.takeError();
+      std::optional<TensorData> constant = constantData(*second);
+      if (!constant || constant->dataType == kFloat)
+        return failAt(node, "input 1 must be a constant integer tensor");
+      operand.assign(constant->ints.begin(), constant->ints.end());
+    }
+    Value x = *data;
+    if (op == "Gather") {
+      int64_t axis = intAttr(node, "axis", 0);
+      if (axis < -rank || axis >= rank)
+        return failAt(node, formatv("axis {0} is out of range for rank {1}", axis, rank));
+      if (axis < 0)
+        axis += rank;
+      int64_t size = type.getDimSize(axis);
+      for (int64_t &index : operand) {
+        if (index < -size || index >= size)
+          return failAt(node, formatv("index {0} is out of range for a dimension of {1}",
+                                      index, size));
+        if (index < 0)
+          index += size;
+      }
+      x = pickAlong(x, axis, operand);
+    } else if (op == "Expand") {
+      // Right-aligned to the result's rank; each unit dimension repeated.
+      SmallVector<int64_t> aligned(resultType.getRank() - rank, 1);
+      llvm::append_range(aligned, type.getShape());
+      x = reshaped(x, aligned);
+      for (int64_t d = 0; d < resultType.getRank(); ++d)
+        if (aligned[d] == 1 && resultType.getDimSize(d) != 1)
+          x = pickAlong(x, d, SmallVector<int64_t>(resultType.getDimSize(d), 0));
+    } else if (op == "Tile") {
+      if ((int64_t)operand.size() != rank)
+        return failAt(node, "repeats needs one entry per dimension");
+      for (int64_t d = 0; d < rank; ++d) {
+        SmallVector<int64_t> along;
+        for (int64_t r = 0; r < operand[d]; ++r)
+          llvm::append_range(along, llvm::seq<int64_t>(0, type.getDimSize(d)));
+        x = pickAlong(x, d, along);
+      }
+    } else {
+      // ONNX's definitions: a Reshape, a Transpose and a Reshape.
+      int64_t b = intAttr(node, "blocksize", 0);
+      if (rank != 4 || b < 1)
+        return failAt(node, "expects a 4-D input and a positive blocksize");
+      int64_t n = type.getDimSize(0), c = type.getDimSize(1), h = type.getDimSize(2),
+              w = type.getDimSize(3);
+      if (op == "SpaceToDepth") {
+        x = transposed(reshaped(x, {n, c, h / b, b, w / b, b}), {0, 3, 5, 1, 2, 4});
+      } else if (string("mode", "DCR").getValue() == "DCR") {
+        x = transposed(reshaped(x, {n, b, b, c / (b * b), h, w}), {0, 3, 4, 1, 5, 2});
+      } else {
+        x = transposed(reshaped(x, {n, c / (b * b), b, b, h, w}), {0, 1, 4, 2, 5, 3});
+      }
+    }
+    define(reshaped(x, resultType.getShape()).getDefiningOp());
+    return llvm::Error::success();
+  }
   // A reduction moves the reduced axes last and works on the rows of a
   // [kept, reduced] matrix, as an image of one channel: sums convolve each
   // row with a kernel of ones (1/n for a mean) on the crossbars; maxima pool

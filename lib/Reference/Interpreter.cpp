@@ -74,7 +74,10 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Constant", {0, 0, 1}},
     {"Conv", {2, 3, 1}},
     {"Div", {2, 2, 1}},
+    {"DepthToSpace", {1, 1, 1}},
     {"Dropout", {1, 3, 2}},
+    {"Expand", {2, 2, 1}},
+    {"Gather", {2, 2, 1}},
     {"Flatten", {1, 1, 1}},
     {"Gemm", {2, 3, 1}},
     {"GlobalAveragePool", {1, 1, 1}},
@@ -102,11 +105,13 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Reshape", {2, 2, 1}},
     {"Sigmoid", {1, 1, 1}},
     {"Slice", {1, 5, 1}},
+    {"SpaceToDepth", {1, 1, 1}},
     {"Split", {1, 2, kVariadic}},
     {"Squeeze", {1, 2, 1}},
     {"Sub", {2, 2, 1}},
     {"Sum", {1, kVariadic, 1}},
     {"Tanh", {1, 1, 1}},
+    {"Tile", {2, 2, 1}},
     {"Transpose", {1, 1, 1}},
     {"Unsqueeze", {1, 2, 1}}};
 
@@ -127,6 +132,8 @@ private:
   llvm::Error evaluateConstant(const Node &node);
   llvm::Error evaluateSplit(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> sliceNode(const Node &node, const Tensor &x);
+  /// Gather, Expand, Tile, DepthToSpace and SpaceToDepth.
+  llvm::Expected<Tensor> movementNode(const Node &node, const Tensor &x);
   /// Integer input `i` as a vector, or the attribute `name` that held it
   /// before an opset moved it to the inputs; empty if neither is given.
   llvm::Expected<std::vector<int64_t>> intsOf(const Node &node, unsigned i,
@@ -372,6 +379,71 @@ llvm::Expected<Tensor> Interpreter::sliceNode(const Node &node, const Tensor &x)
   return pick(x, *positions);
 }
 
+llvm::Expected<Tensor> Interpreter::movementNode(const Node &node, const Tensor &x) {
+  llvm::StringRef op = node.opType;
+  int64_t rank = x.shape.size();
+  if (op == "Gather") {
+    llvm::Expected<const IntTensor *> indices = intInput(node, 1);
+    if (!indices)
+      return indices.takeError();
+    int64_t axis = intAttr(node, "axis", 0);
+    if (axis < -rank || axis >= rank)
+      return fail(formatv("axis {0} is out of range for rank {1}", axis, rank));
+    if (axis < 0)
+      axis += rank;
+    Positions positions = allPositions(x.shape);
+    positions[axis].clear();
+    for (int64_t i : (*indices)->data) {
+      if (i < -x.shape[axis] || i >= x.shape[axis])
+        return fail(formatv("index {0} is out of range for a dimension of {1}", i,
+                            x.shape[axis]));
+      positions[axis].push_back(i < 0 ? i + x.shape[axis] : i);
+    }
+    // The indices' dimensions take the place of the axis.
+    std::vector<int64_t> shape(x.shape.begin(), x.shape.begin() + axis);
+    llvm::append_range(shape, (*indices)->shape);
+    shape.insert(shape.end(), x.shape.begin() + axis + 1, x.shape.end());
+    return reshape(pick(x, positions), shape);
+  }
+  if (op == "Expand" || op == "Tile") {
+    llvm::Expected<std::vector<int64_t>> values = intVector(node, 1);
+    if (!values)
+      return values.takeError();
+    if (op == "Expand") {
+      llvm::Expected<std::vector<int64_t>> shape = broadcastShape(x.shape, *values);
+      if (!shape)
+        return shape.takeError();
+      return broadcastTo(x, *shape);
+    }
+    if ((int64_t)values->size() != rank)
+      return fail("repeats needs one entry per dimension");
+    Positions positions;
+    for (int64_t d = 0; d < rank; ++d) {
+      positions.emplace_back();
+      for (int64_t r = 0; r < (*values)[d]; ++r)
+        for (int64_t i = 0; i < x.shape[d]; ++i)
+          positions.back().push_back(i);
+    }
+    return pick(x, positions);
+  }
+  int64_t b = intAttr(node, "blocksize", 0);
+  if (rank != 4 || b < 1)
+    return fail("expects a 4-D input and a positive blocksize");
+  int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
+  if (op == "SpaceToDepth") {
+    if (h % b || w % b)
+      return fail("the blocksize does not divide the height and width");
+    return reshape(transpose(reshape(x, {n, c, h / b, b, w / b, b}), {0, 3, 5, 1, 2, 4}),
+                   {n, c * b * b, h / b, w / b});
+  }
+  if (c % (b * b))
+    return fail("the square of the blocksize does not divide the channels");
+  bool dcr = stringAttr(node, "mode", "DCR") == "DCR";
+  Tensor blocks = dcr ? transpose(reshape(x, {n, b, b, c / (b * b), h, w}), {0, 3, 4, 1, 5, 2})
+                      : transpose(reshape(x, {n, c / (b * b), b, b, h, w}), {0, 1, 4, 2, 5, 3});
+  return reshape(blocks, {n, c / (b * b), h * b, w * b});
+}
+
 llvm::Expected<Tensor> Interpreter::transposeNode(const Node &node,
                                                   const Tensor &x) {
   size_t rank = x.shape.size();
@@ -522,6 +594,9 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
     return transposeNode(node, x);
   if (op == "Slice")
     return sliceNode(node, x);
+  if (op == "Gather" || op == "Expand" || op == "Tile" || op == "DepthToSpace" ||
+      op == "SpaceToDepth")
+    return movementNode(node, x);
   if (op == "Reshape") {
     llvm::Expected<std::vector<int64_t>> shape = intVector(node, 1);
     if (!shape)

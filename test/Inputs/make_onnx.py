@@ -105,6 +105,12 @@ def main():
             [numpy_helper.from_array(np.array(0, dtype=np.int64), "zero"),
              numpy_helper.from_array(np.array([0], dtype=np.int64), "axes"),
              numpy_helper.from_array(np.array([-1], dtype=np.int64), "minus_one")]),
+        "gather_depth_to_space": lambda: model(
+            [helper.make_node("Gather", ["x", "indices"], ["g"], name="pick", axis=1),
+             helper.make_node("DepthToSpace", ["g"], ["y"], name="d2s", blocksize=2,
+                              mode="CRD")],
+            [tensor("x", [1, 6, 2, 3])], [tensor("y", [1, 1, 4, 6])],
+            [numpy_helper.from_array(np.array([5, -2, 0, 1], dtype=np.int64), "indices")]),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),
