@@ -8,6 +8,7 @@
 
 #include "pimc/Frontend/OnnxImporter.h"
 #include "pimc/Frontend/ShapeFolding.h"
+#include "pimc/Reference/Reference.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Support/Constants.h"
 #include "pimc/Support/InputLimits.h"
@@ -60,6 +61,14 @@ private:
   llvm::Expected<bool> foldShapeNode(const Node &node);
   /// The value of a constant operand as plain data, if it is one.
   std::optional<TensorData> constantData(Value value);
+  /// Input `i` of `node` as plain data, if it is given and a constant.
+  std::optional<TensorData> constantInput(const Node &node, unsigned i) {
+    if (i >= node.inputs.size() || node.inputs[i].empty())
+      return std::nullopt;
+    if (const TensorData *init = initializers.lookup(node.inputs[i]))
+      return *init;
+    return constantData(values.lookup(node.inputs[i]));
+  }
   Location locationOf(const Node &node);
 
   int64_t intAttr(const Node &node, StringRef name, int64_t fallback) {
@@ -546,6 +555,95 @@ llvm::Error Importer::importNode(const Node &node) {
     return builder.create<onnx::TransposeOp>(loc, type.clone(shape), x,
                                              builder.getDenseI64ArrayAttr(perm));
   };
+  // Resize and Upsample with static sizes: every output is a constant linear
+  // combination of inputs, dimension by dimension (ref::resizeWeights). The
+  // nearest one is a view; interpolation multiplies the dimension, moved
+  // last, by a constant matrix on the crossbars.
+  if (op == "Resize" || op == "Upsample") {
+    llvm::Expected<Value> data = input(node, 0);
+    if (!data)
+      return data.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(1);
+    if (!types)
+      return types.takeError();
+    if (llvm::Error e = checkFloat({*data}))
+      return e;
+    auto type = cast<RankedTensorType>(data->getType());
+    auto resultType = cast<RankedTensorType>((*types)[0]);
+    ref::ResizeAttrs attrs;
+    attrs.mode = string("mode", "nearest").str();
+    std::optional<TensorData> scales, sizes;
+    if (op == "Upsample") {
+      attrs.coordinateMode = "asymmetric";
+      attrs.nearestMode = "floor";
+      scales = constantInput(node, 1);
+      if (const frontend::Attribute *attr = node.attribute("scales"); attr && !scales) {
+        scales.emplace();
+        scales->setFloats(attr->floats);
+      }
+    } else {
+      attrs.coordinateMode = string("coordinate_transformation_mode", "half_pixel").str();
+      attrs.nearestMode = string("nearest_mode", "round_prefer_floor").str();
+      attrs.cubicA = floatAttr(node, "cubic_coeff_a", -0.75f);
+      attrs.excludeOutside = intAttr(node, "exclude_outside", 0) != 0;
+      scales = constantInput(node, 2);
+      sizes = constantInput(node, 3);
+    }
+    int64_t rank = type.getRank();
+    SmallVector<double> factors;
+    if (sizes && sizes->numElements() == rank) {
+      for (int64_t d = 0; d < rank; ++d)
+        factors.push_back(double(sizes->ints[d]) / type.getDimSize(d));
+    } else if (scales && scales->dataType == kFloat && scales->numElements() == rank) {
+      factors.assign(scales->floats.begin(), scales->floats.end());
+    } else {
+      return failAt(node, "needs constant scales or sizes, one per dimension");
+    }
+    Value x = *data;
+    // The last dimension first, and those resized to one element after the
+    // others: each product then reads whole rows, not a column of results.
+    SmallVector<int64_t> order = llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
+    std::stable_partition(order.begin(), order.end(),
+                          [&](int64_t d) { return resultType.getDimSize(d) != 1; });
+    for (int64_t d : order) {
+      int64_t in = type.getDimSize(d), out = resultType.getDimSize(d);
+      llvm::Expected<ref::ResizeWeights> weights = ref::resizeWeights(in, out, factors[d], attrs);
+      if (!weights)
+        return failAt(node, llvm::toString(weights.takeError()));
+      bool nearest = llvm::all_of(*weights, [](const auto &w) {
+        return w.size() == 1 && w.front().second == 1;
+      });
+      if (nearest) {
+        SmallVector<int64_t> along;
+        for (const auto &w : *weights)
+          along.push_back(w.front().first);
+        x = pickAlong(x, d, along);
+        continue;
+      }
+      std::vector<float> matrix(in * out, 0.0f);
+      for (int64_t j = 0; j < out; ++j)
+        for (auto [index, weight] : (*weights)[j])
+          matrix[index * out + j] += weight;
+      TensorData constant;
+      constant.name = node.outputs[0] + "_interpolation_" + std::to_string(d);
+      constant.dims = {in, out};
+      constant.setFloats(std::move(matrix));
+      llvm::Expected<Value> b = this->constant(constant, loc);
+      if (!b)
+        return failAt(node, llvm::toString(b.takeError()));
+      SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      std::swap(perm[d], perm[rank - 1]);
+      Value moved = d == rank - 1 ? x : transposed(x, perm);
+      SmallVector<int64_t> shape(cast<RankedTensorType>(moved.getType()).getShape());
+      shape.back() = out;
+      x = builder.create<onnx::MatMulOp>(loc, cast<RankedTensorType>(moved.getType()).clone(shape),
+                                         moved, *b);
+      if (d != rank - 1)
+        x = transposed(x, perm);
+    }
+    define(reshaped(x, resultType.getShape()).getDefiningOp());
+    return llvm::Error::success();
+  }
   if (op == "Gather" || op == "Expand" || op == "Tile" || op == "DepthToSpace" ||
       op == "SpaceToDepth") {
     size_t inputs = op == "Gather" || op == "Expand" || op == "Tile" ? 2 : 1;

@@ -80,6 +80,8 @@ llvm::ArrayRef<unsigned> pimc::frontend::constantOperandIndices(llvm::StringRef 
       {"Tile", {1}},
       {"Range", {0, 1, 2}},
       {"ConstantOfShape", {0}},
+      {"Resize", {1, 2, 3}},
+      {"Upsample", {1}},
       // The instruction set has no division: only a constant divisor, as a
       // multiplication by its reciprocal.
       {"Div", {1}}};

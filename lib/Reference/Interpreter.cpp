@@ -103,6 +103,7 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"ReduceSumSquare", {1, 1, 1}},
     {"Relu", {1, 1, 1}},
     {"Reshape", {2, 2, 1}},
+    {"Resize", {1, 4, 1}},
     {"Sigmoid", {1, 1, 1}},
     {"Slice", {1, 5, 1}},
     {"SpaceToDepth", {1, 1, 1}},
@@ -113,7 +114,8 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Tanh", {1, 1, 1}},
     {"Tile", {2, 2, 1}},
     {"Transpose", {1, 1, 1}},
-    {"Unsqueeze", {1, 2, 1}}};
+    {"Unsqueeze", {1, 2, 1}},
+    {"Upsample", {1, 2, 1}}};
 
 class Interpreter {
 public:
@@ -132,6 +134,7 @@ private:
   llvm::Error evaluateConstant(const Node &node);
   llvm::Error evaluateSplit(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> sliceNode(const Node &node, const Tensor &x);
+  llvm::Expected<Tensor> resizeNode(const Node &node, const Tensor &x);
   /// Gather, Expand, Tile, DepthToSpace and SpaceToDepth.
   llvm::Expected<Tensor> movementNode(const Node &node, const Tensor &x);
   /// Integer input `i` as a vector, or the attribute `name` that held it
@@ -379,6 +382,54 @@ llvm::Expected<Tensor> Interpreter::sliceNode(const Node &node, const Tensor &x)
   return pick(x, *positions);
 }
 
+/// Resize with scales or sizes; Upsample (scales as an input from opset 9,
+/// an attribute before) is Resize's asymmetric form, rounding down.
+llvm::Expected<Tensor> Interpreter::resizeNode(const Node &node, const Tensor &x) {
+  ResizeAttrs attrs;
+  attrs.mode = stringAttr(node, "mode", "nearest");
+  std::vector<double> scales;
+  std::vector<int64_t> shape;
+  auto given = [&](unsigned i) { return i < node.inputs.size() && !node.inputs[i].empty(); };
+  if (node.opType == "Upsample") {
+    attrs.coordinateMode = "asymmetric";
+    attrs.nearestMode = "floor";
+    if (given(1)) {
+      llvm::Expected<const Tensor *> values = floatInput(node, 1);
+      if (!values)
+        return values.takeError();
+      scales.assign((*values)->data.begin(), (*values)->data.end());
+    } else if (const Attribute *attr = node.attribute("scales")) {
+      scales.assign(attr->floats.begin(), attr->floats.end());
+    }
+  } else {
+    attrs.coordinateMode = stringAttr(node, "coordinate_transformation_mode", "half_pixel");
+    attrs.nearestMode = stringAttr(node, "nearest_mode", "round_prefer_floor");
+    attrs.cubicA = floatAttr(node, "cubic_coeff_a", -0.75f);
+    attrs.excludeOutside = intAttr(node, "exclude_outside", 0) != 0;
+    if (given(3)) {
+      llvm::Expected<std::vector<int64_t>> sizes = intVector(node, 3);
+      if (!sizes)
+        return sizes.takeError();
+      shape = *sizes;
+      if (shape.size() != x.shape.size())
+        return fail("sizes needs one entry per dimension");
+      for (size_t d = 0; d < shape.size(); ++d)
+        scales.push_back(double(shape[d]) / x.shape[d]);
+    } else if (given(2)) {
+      llvm::Expected<const Tensor *> values = floatInput(node, 2);
+      if (!values)
+        return values.takeError();
+      scales.assign((*values)->data.begin(), (*values)->data.end());
+    }
+  }
+  if (scales.size() != x.shape.size())
+    return fail("scales needs one entry per dimension");
+  if (shape.empty())
+    for (size_t d = 0; d < scales.size(); ++d)
+      shape.push_back((int64_t)std::floor(x.shape[d] * scales[d]));
+  return resize(x, shape, scales, attrs);
+}
+
 llvm::Expected<Tensor> Interpreter::movementNode(const Node &node, const Tensor &x) {
   llvm::StringRef op = node.opType;
   int64_t rank = x.shape.size();
@@ -597,6 +648,8 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
   if (op == "Gather" || op == "Expand" || op == "Tile" || op == "DepthToSpace" ||
       op == "SpaceToDepth")
     return movementNode(node, x);
+  if (op == "Resize" || op == "Upsample")
+    return resizeNode(node, x);
   if (op == "Reshape") {
     llvm::Expected<std::vector<int64_t>> shape = intVector(node, 1);
     if (!shape)

@@ -689,6 +689,107 @@ llvm::Expected<std::vector<Tensor>> ref::split(const Tensor &x, int64_t axis,
   return parts;
 }
 
+llvm::Expected<ResizeWeights> ref::resizeWeights(int64_t in, int64_t out, double scale,
+                                                 const ResizeAttrs &attrs) {
+  const std::string &mode = attrs.coordinateMode;
+  if (mode != "half_pixel" && mode != "pytorch_half_pixel" && mode != "align_corners" &&
+      mode != "asymmetric" && mode != "tf_half_pixel_for_nn")
+    return fail(formatv("coordinate_transformation_mode '{0}' is not supported", mode));
+  if (attrs.mode != "nearest" && attrs.mode != "linear" && attrs.mode != "cubic")
+    return fail(formatv("mode '{0}' is not supported", attrs.mode));
+  const std::string &rounding = attrs.nearestMode;
+  if (attrs.mode == "nearest" && rounding != "round_prefer_floor" &&
+      rounding != "round_prefer_ceil" && rounding != "floor" && rounding != "ceil")
+    return fail(formatv("nearest_mode '{0}' is not supported", rounding));
+  double outWidth = scale * in;
+  ResizeWeights weights(out);
+  for (int64_t x = 0; x < out; ++x) {
+    double original;
+    if (mode == "align_corners")
+      original = outWidth == 1 ? 0 : x * (in - 1) / (outWidth - 1);
+    else if (mode == "asymmetric")
+      original = x / scale;
+    else if (mode == "pytorch_half_pixel")
+      original = outWidth == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
+    else if (mode == "half_pixel")
+      original = (x + 0.5) / scale - 0.5;
+    else
+      original = (x + 0.5) / scale;
+    // The ratio is in (0, 1]: the input to the left of `original` is preferred.
+    double ratio = original == std::floor(original) ? 1 : original - std::floor(original);
+    std::vector<double> coeffs;
+    if (attrs.mode == "nearest") {
+      bool right = ratio == 1 || rounding == "ceil" ||
+                   (rounding == "round_prefer_floor" && ratio > 0.5) ||
+                   (rounding == "round_prefer_ceil" && ratio >= 0.5);
+      if (rounding == "floor" && ratio != 1)
+        right = false;
+      coeffs = {right ? 0.0 : 1.0, right ? 1.0 : 0.0};
+    } else if (attrs.mode == "linear") {
+      coeffs = {1 - ratio, ratio};
+    } else {
+      double a = attrs.cubicA, r = ratio, s = 1 - ratio;
+      coeffs = {((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a,
+                ((a + 2) * r - (a + 3)) * r * r + 1, ((a + 2) * s - (a + 3)) * s * s + 1,
+                ((a * (s + 1) - 5 * a) * (s + 1) + 8 * a) * (s + 1) - 4 * a};
+    }
+    // The coefficients' neighbours: the n nearest positions of the input
+    // padded by its edges (ties to the lower one), in order.
+    int64_t n = coeffs.size(), pad = (n + 1) / 2, padded = in + 2 * pad;
+    double at = original + pad;
+    std::vector<int64_t> candidates;
+    for (int64_t i = (int64_t)std::floor(at) - n; i <= (int64_t)std::floor(at) + n; ++i)
+      if (i >= 0 && i < padded)
+        candidates.push_back(i);
+    std::stable_sort(candidates.begin(), candidates.end(), [&](int64_t l, int64_t r) {
+      return std::fabs(at - l) < std::fabs(at - r);
+    });
+    candidates.resize(std::min<size_t>(n, candidates.size()));
+    std::sort(candidates.begin(), candidates.end());
+    double total = 0;
+    for (int64_t k = 0; k < (int64_t)candidates.size(); ++k) {
+      int64_t index = candidates[k] - pad;
+      if (attrs.excludeOutside && (index < 0 || index >= in))
+        coeffs[k] = 0;
+      total += coeffs[k];
+    }
+    for (int64_t k = 0; k < (int64_t)candidates.size(); ++k) {
+      double weight = attrs.excludeOutside ? coeffs[k] / total : coeffs[k];
+      if (weight != 0)
+        weights[x].push_back({std::clamp<int64_t>(candidates[k] - pad, 0, in - 1), weight});
+    }
+  }
+  return weights;
+}
+
+llvm::Expected<Tensor> ref::resize(const Tensor &x, llvm::ArrayRef<int64_t> shape,
+                                   llvm::ArrayRef<double> scales, const ResizeAttrs &attrs) {
+  if (shape.size() != x.shape.size() || scales.size() != x.shape.size())
+    return fail("sizes and scales need one entry per dimension");
+  Tensor result = x;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    llvm::Expected<ResizeWeights> weights =
+        resizeWeights(result.shape[d], shape[d], scales[d], attrs);
+    if (!weights)
+      return weights.takeError();
+    std::vector<int64_t> outShape = result.shape;
+    outShape[d] = shape[d];
+    int64_t inner = product(llvm::ArrayRef(result.shape).drop_front(d + 1));
+    int64_t outer = product(llvm::ArrayRef(result.shape).take_front(d));
+    std::vector<float> out(product(outShape));
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t j = 0; j < shape[d]; ++j)
+        for (int64_t i = 0; i < inner; ++i) {
+          double sum = 0;
+          for (auto [index, weight] : (*weights)[j])
+            sum += weight * result.data[(o * result.shape[d] + index) * inner + i];
+          out[(o * shape[d] + j) * inner + i] = sum;
+        }
+    result = Tensor(std::move(outShape), std::move(out));
+  }
+  return result;
+}
+
 /// Index `i` of a dimension padded by reflection, mapped into [0, n): numpy's
 /// repeated reflection is periodic with period 2(n - 1).
 static int64_t reflectIndex(int64_t i, int64_t n) {

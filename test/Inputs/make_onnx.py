@@ -111,6 +111,10 @@ def main():
                               mode="CRD")],
             [tensor("x", [1, 6, 2, 3])], [tensor("y", [1, 1, 4, 6])],
             [numpy_helper.from_array(np.array([5, -2, 0, 1], dtype=np.int64), "indices")]),
+        "resize_linear": lambda: model(
+            [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="up", mode="linear")],
+            [tensor("x", [1, 1, 2, 3])], [tensor("y", [1, 1, 4, 6])],
+            [numpy_helper.from_array(np.array([1, 1, 2, 2], dtype=np.float32), "scales")]),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),

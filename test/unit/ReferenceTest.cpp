@@ -517,6 +517,26 @@ TEST(ReferenceKernels, SplitIntoGivenAndEqualLengths) {
   EXPECT_EQ(parts[1].data, (std::vector<float>{1, 2, 4, 5}));
 }
 
+TEST(ReferenceKernels, ResizeLinearAndNearest) {
+  // Half-pixel linear, 2 -> 4: output x reads input (x + 0.5) / 2 - 0.5 =
+  // -0.25 (clamped to 0), 0.25, 0.75, 1.25 (clamped to 1).
+  Tensor x({1, 2}, {1, 3});
+  ResizeAttrs linear;
+  linear.mode = "linear";
+  Tensor y = take(resize(x, {1, 4}, {1, 2}, linear));
+  EXPECT_EQ(y.data, (std::vector<float>{1, 1.5f, 2.5f, 3}));
+  // Upsample's nearest: asymmetric, rounding down.
+  ResizeAttrs nearest;
+  nearest.coordinateMode = "asymmetric";
+  nearest.nearestMode = "floor";
+  EXPECT_EQ(take(resize(x, {1, 4}, {1, 2}, nearest)).data, (std::vector<float>{1, 1, 3, 3}));
+  ResizeWeights weights = take(resizeWeights(2, 4, 2, nearest));
+  EXPECT_EQ(weights[1], (std::vector<std::pair<int64_t, double>>{{0, 1.0}}));
+  ResizeAttrs crop;
+  crop.coordinateMode = "tf_crop_and_resize";
+  EXPECT_FALSE(errorMessage(resizeWeights(2, 4, 2, crop)).empty());
+}
+
 TEST(ReferenceCompare, ToleranceNaNAndShape) {
   Tensor e({3}, {1, 100, NAN});
   EXPECT_TRUE(compare(Tensor({3}, {1, 100.005f, NAN}), e, 1e-4, 1e-5).match);
@@ -710,7 +730,8 @@ bool isCovered(llvm::StringRef name) {
       "test_gather_0",      "test_gather_1",
       "test_gather_2d",     "test_gather_negative",
       "test_expand",        "test_tile",
-      "test_depthtospace",  "test_spacetodepth"};
+      "test_depthtospace",  "test_spacetodepth",
+      "test_resize_",       "test_upsample_nearest"};
   return name == "test_constant" || name == "test_neg" || name == "test_neg_example" ||
          (!name.starts_with("test_matmulinteger") &&
           llvm::any_of(kPrefixes,
@@ -738,6 +759,8 @@ const std::map<std::string, std::string> kExpectedErrors = {
     {"test_maxpool_with_argmax_2d_precomputed_strides",
      "Indices output is unsupported"},
     {"test_mul_uint8", "has type uint8"},
+    {"test_resize_tf_crop_and_resize",
+     "coordinate_transformation_mode 'tf_crop_and_resize' is not supported"},
     {"test_reflect_pad", "has type int32"},
     {"test_sub_uint8", "has type uint8"},
     {"test_max_float16", "has type float16"},

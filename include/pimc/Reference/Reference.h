@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace pimc::ref {
@@ -128,6 +129,25 @@ llvm::Expected<std::vector<int64_t>> splitLengths(int64_t length,
 /// ONNX Split of `x` along `axis` into parts of `lengths`.
 llvm::Expected<std::vector<Tensor>> split(const Tensor &x, int64_t axis,
                                           llvm::ArrayRef<int64_t> lengths);
+/// ONNX Resize (opsets 11 to 13; Upsample is its asymmetric form with floor
+/// rounding): how an output coordinate maps back onto the input, and how it
+/// is interpolated there.
+struct ResizeAttrs {
+  std::string mode = "nearest"; // nearest, linear or cubic
+  std::string coordinateMode = "half_pixel";
+  std::string nearestMode = "round_prefer_floor";
+  double cubicA = -0.75;
+  bool excludeOutside = false;
+};
+/// The input positions and weights each output element of one dimension sums
+/// when `in` elements are resized to `out` by `scale`: a constant linear
+/// combination of the inputs, as in ONNX's reference implementation.
+using ResizeWeights = std::vector<std::vector<std::pair<int64_t, double>>>;
+llvm::Expected<ResizeWeights> resizeWeights(int64_t in, int64_t out, double scale,
+                                            const ResizeAttrs &attrs);
+/// ONNX Resize of `x` to `shape`, dimension by dimension, by `scales`.
+llvm::Expected<Tensor> resize(const Tensor &x, llvm::ArrayRef<int64_t> shape,
+                              llvm::ArrayRef<double> scales, const ResizeAttrs &attrs);
 /// ONNX Pad in `mode` "constant" (with `value`), "edge" or "reflect". `pads`
 /// holds the begins of every dimension, then the ends; negative pads remove
 /// elements before any are added (as onnxruntime does). Reflect mirrors
