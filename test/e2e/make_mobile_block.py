@@ -10,6 +10,8 @@ random weights (seed 0) and torch's output as the expected one.
          squeeze-and-excitation with hard-sigmoid, 1x1 projection, batch
          normalization, hard-swish and the residual sum; a SiLU (x * sigmoid
          x) after it.
+  shuffle: ShuffleNet's channel shuffle (Reshape to 5-D, Transpose,
+         Reshape) between two grouped convolutions.
 
 usage: make_mobile_block.py OUT_DIR {se,mbv3}
 """
@@ -63,6 +65,20 @@ class InvertedResidual(nn.Module):
         return y * torch.sigmoid(y)
 
 
+class ChannelShuffle(nn.Module):
+    def __init__(self, channels=16, groups=4):
+        super().__init__()
+        self.groups = groups
+        self.conv1 = nn.Conv2d(channels, channels, 1, groups=groups)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, groups=groups)
+
+    def forward(self, x):
+        x = torch.relu(self.conv1(x))
+        n, c, h, w = x.shape
+        x = x.view(n, self.groups, c // self.groups, h, w).transpose(1, 2).reshape(n, c, h, w)
+        return self.conv2(x)
+
+
 def randomize_batch_norms(model, generator):
     """Running statistics other than the defaults, so that folding them shows."""
     for module in model.modules():
@@ -76,13 +92,15 @@ def randomize_batch_norms(model, generator):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
-    parser.add_argument("block", choices=["se", "mbv3"])
+    parser.add_argument("block", choices=["se", "mbv3", "shuffle"])
     args = parser.parse_args()
 
     torch.manual_seed(0)
     generator = torch.Generator().manual_seed(0)
     if args.block == "se":
         model, shape = SeBlock(), (1, 8, 12, 12)
+    elif args.block == "shuffle":
+        model, shape = ChannelShuffle(), (1, 16, 6, 6)
     else:
         model, shape = InvertedResidual(), (1, 16, 10, 10)
         randomize_batch_norms(model, generator)
