@@ -72,6 +72,7 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Clip", {1, 3, 1}},
     {"Concat", {1, kVariadic, 1}},
     {"Constant", {0, 0, 1}},
+    {"ConstantOfShape", {1, 1, 1}},
     {"Conv", {2, 3, 1}},
     {"Div", {2, 2, 1}},
     {"DepthToSpace", {1, 1, 1}},
@@ -95,6 +96,7 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Neg", {1, 1, 1}},
     {"Pad", {2, 3, 1}},
     {"PRelu", {2, 2, 1}},
+    {"Range", {3, 3, 1}},
     {"ReduceL1", {1, 1, 1}},
     {"ReduceMax", {1, 1, 1}},
     {"ReduceMean", {1, 1, 1}},
@@ -299,6 +301,24 @@ llvm::Error Interpreter::evaluate(const Node &node) {
     return error;
   if (node.opType == "Constant")
     return evaluateConstant(node);
+  // A tensor of the shape input 0 holds, filled with the value attribute's
+  // one element (0.0 by default).
+  if (node.opType == "ConstantOfShape") {
+    llvm::Expected<std::vector<int64_t>> shape = intVector(node, 0);
+    if (!shape)
+      return shape.takeError();
+    int64_t n = 1;
+    for (int64_t d : *shape)
+      n *= d;
+    const Attribute *value = node.attribute("value");
+    if (!value || !value->tensor || value->tensor->dataType == frontend::kFloat) {
+      float fill = value && value->tensor ? value->tensor->floats[0] : 0.0f;
+      bind(node.outputs[0], Tensor(*shape, std::vector<float>(n, fill)));
+    } else {
+      bind(node.outputs[0], IntTensor{*shape, std::vector<int64_t>(n, value->tensor->ints[0])});
+    }
+    return llvm::Error::success();
+  }
   // Identity also forwards integer values, such as Reshape shapes.
   if (node.opType == "Identity" && ints.count(node.inputs[0])) {
     bind(node.outputs[0], ints.at(node.inputs[0]));
@@ -650,6 +670,21 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
     return movementNode(node, x);
   if (op == "Resize" || op == "Upsample")
     return resizeNode(node, x);
+  // Range of floats: max(ceil((limit - start) / delta), 0) elements.
+  if (op == "Range") {
+    llvm::Expected<float> limit = scalarInput(node, 1, 0), delta = scalarInput(node, 2, 0);
+    if (!limit)
+      return limit.takeError();
+    if (!delta)
+      return delta.takeError();
+    if (x.numElements() != 1 || *delta == 0)
+      return fail("start must be a scalar and delta not 0");
+    int64_t n = std::max<int64_t>(std::ceil((*limit - x.data[0]) / *delta), 0);
+    std::vector<float> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(x.data[0] + i * *delta);
+    return Tensor({n}, std::move(values));
+  }
   if (op == "Reshape") {
     llvm::Expected<std::vector<int64_t>> shape = intVector(node, 1);
     if (!shape)
