@@ -64,6 +64,8 @@ MODELS = {
     "mobilenet_v2": lambda: tvm.mobilenet_v2(weights=None),
     "alexnet": lambda: tvm.alexnet(weights=None),
     "squeezenet1_0": lambda: tvm.squeezenet1_0(weights=None),
+    "squeezenet1_1": lambda: tvm.squeezenet1_1(weights=None),
+    "mobilenet_v3_large": lambda: tvm.mobilenet_v3_large(weights=None),
     # How compile time grows: twice the layers, or four times the pixels.
     "resnet34": lambda: tvm.resnet34(weights=None),
     "resnet50": lambda: tvm.resnet50(weights=None),

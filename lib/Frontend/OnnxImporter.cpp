@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Frontend/OnnxImporter.h"
+#include "pimc/Frontend/ShapeFolding.h"
+#include "pimc/Reference/Reference.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Support/Constants.h"
 #include "pimc/Support/InputLimits.h"
@@ -45,10 +47,28 @@ private:
   llvm::Expected<RankedTensorType> resultType(const Node &node, unsigned index);
   /// A constant of `tensor`, whose f32 data it shares.
   llvm::Expected<Value> constant(const TensorData &tensor, Location loc);
+  /// A 1-D i64 constant: a shape, starts, ends, axes, steps, lengths.
+  Value intConstant(ArrayRef<int64_t> values, Location loc) {
+    auto type = RankedTensorType::get({(int64_t)values.size()}, builder.getI64Type());
+    return builder.create<onnx::ConstantOp>(loc, type, DenseElementsAttr::get(type, values));
+  }
   llvm::Expected<Value> input(const Node &node, unsigned index);
   /// The operand if it is given, a null Value if it is omitted.
   llvm::Expected<Value> optionalInput(const Node &node, unsigned index);
   llvm::Error importNode(const Node &node);
+  /// Folds `node` if it computes a constant from shapes or constants (see
+  /// ShapeFolding.h); returns whether it did.
+  llvm::Expected<bool> foldShapeNode(const Node &node);
+  /// The value of a constant operand as plain data, if it is one.
+  std::optional<TensorData> constantData(Value value);
+  /// Input `i` of `node` as plain data, if it is given and a constant.
+  std::optional<TensorData> constantInput(const Node &node, unsigned i) {
+    if (i >= node.inputs.size() || node.inputs[i].empty())
+      return std::nullopt;
+    if (const TensorData *init = initializers.lookup(node.inputs[i]))
+      return *init;
+    return constantData(values.lookup(node.inputs[i]));
+  }
   Location locationOf(const Node &node);
 
   int64_t intAttr(const Node &node, StringRef name, int64_t fallback) {
@@ -172,11 +192,101 @@ llvm::Expected<Value> Importer::input(const Node &node, unsigned index) {
   return value;
 }
 
+std::optional<TensorData> Importer::constantData(Value value) {
+  auto op = value ? value.getDefiningOp<onnx::ConstantOp>() : onnx::ConstantOp();
+  if (!op)
+    return std::nullopt;
+  TensorData data;
+  auto type = cast<RankedTensorType>(op.getType());
+  data.dims.assign(type.getShape().begin(), type.getShape().end());
+  if (std::optional<SmallVector<int64_t>> ints = getIntValues(op.getValue())) {
+    data.dataType = kInt64;
+    data.ints.assign(ints->begin(), ints->end());
+    return data;
+  }
+  std::optional<FloatData> floats = FloatData::get(op.getValue());
+  if (!floats)
+    return std::nullopt;
+  data.setFloats(std::vector<float>(floats->values().begin(), floats->values().end()));
+  return data;
+}
+
+llvm::Expected<bool> Importer::foldShapeNode(const Node &node) {
+  const std::string &op = node.opType;
+  bool shapeOf = op == "Shape" || op == "Size";
+  if (!shapeOf && !isFoldedShapeOperator(op))
+    return false;
+  if (node.outputs.size() != 1)
+    return false;
+  SmallVector<std::optional<TensorData>> data;
+  bool integers = false;
+  for (unsigned i = 0; i < node.inputs.size(); ++i) {
+    llvm::Expected<Value> value = optionalInput(node, i);
+    if (!value)
+      return value.takeError();
+    if (shapeOf) {
+      auto type = cast<RankedTensorType>(value->getType());
+      TensorData shape;
+      shape.dataType = kInt64;
+      if (op == "Size") {
+        shape.ints = {type.getNumElements()};
+      } else {
+        // Opset 15's start and end (negative from the end, clamped).
+        int64_t rank = type.getRank();
+        auto clamp = [&](int64_t v) { return std::clamp(v < 0 ? v + rank : v, int64_t(0), rank); };
+        int64_t start = clamp(intAttr(node, "start", 0)), end = clamp(intAttr(node, "end", rank));
+        for (int64_t d = start; d < end; ++d)
+          shape.ints.push_back(type.getDimSize(d));
+        shape.dims = {(int64_t)shape.ints.size()};
+      }
+      shape.name = node.outputs[0];
+      llvm::Expected<Value> constant = this->constant(shape, locationOf(node));
+      if (!constant)
+        return failAt(node, llvm::toString(constant.takeError()));
+      values[node.outputs[0]] = *constant;
+      return true;
+    }
+    if (!*value) {
+      data.push_back(std::nullopt);
+      continue;
+    }
+    std::optional<TensorData> constant = constantData(*value);
+    if (!constant)
+      return false;
+    integers |= constant->dataType != kFloat;
+    data.push_back(std::move(constant));
+  }
+  // Float data alone is folded by canonicalization, where the graph's
+  // operators run on the reference kernels.
+  if (!integers && op != "Cast" && op != "ConstantOfShape" && op != "Range")
+    return false;
+  llvm::Expected<RankedTensorType> type = resultType(node, 0);
+  if (!type)
+    return type.takeError();
+  SmallVector<const TensorData *> inputs;
+  for (const std::optional<TensorData> &d : data)
+    inputs.push_back(d ? &*d : nullptr);
+  llvm::Expected<TensorData> folded = foldConstantNode(node, inputs, type->getShape());
+  if (!folded)
+    return failAt(node, llvm::toString(folded.takeError()));
+  folded->name = node.outputs[0];
+  llvm::Expected<Value> constant = this->constant(*folded, locationOf(node));
+  if (!constant)
+    return failAt(node, llvm::toString(constant.takeError()));
+  values[node.outputs[0]] = *constant;
+  return true;
+}
+
 llvm::Error Importer::importNode(const Node &node) {
   Location loc = locationOf(node);
   if (!node.domain.empty() && node.domain != "ai.onnx")
     return failAt(node, formatv("operators of domain '{0}' are not supported",
                                 node.domain));
+  llvm::Expected<bool> folded = foldShapeNode(node);
+  if (!folded)
+    return folded.takeError();
+  if (*folded)
+    return llvm::Error::success();
   // Operands pimc programs into crossbars or folds must be constants.
   for (unsigned operand : constantOperandIndices(node.opType)) {
     if (operand >= node.inputs.size() || node.inputs[operand].empty())
@@ -287,6 +397,28 @@ llvm::Error Importer::importNode(const Node &node) {
     return llvm::Error::success();
   }
 
+  // Split has one result per part; before opset 13 the lengths are an
+  // attribute.
+  if (op == "Split") {
+    llvm::Expected<SmallVector<Value>> data = operands(1);
+    if (!data)
+      return data.takeError();
+    llvm::Expected<Value> split = optionalInput(node, 1);
+    if (!split)
+      return split.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(node.outputs.size());
+    if (!types)
+      return types.takeError();
+    if (llvm::Error e = checkFloat(*data))
+      return e;
+    Value lengths = *split;
+    if (const frontend::Attribute *attr = node.attribute("split"); attr && !lengths)
+      lengths = intConstant(attr->ints, loc);
+    define(builder.create<onnx::SplitOp>(loc, *types, (*data)[0], lengths,
+                                         builder.getI64IntegerAttr(intAttr(node, "axis", 0))));
+    return llvm::Error::success();
+  }
+
   // Every other operator has one float result typed by shape inference and
   // takes inputs [0, minInputs) and optionally up to maxInputs (null when
   // omitted).
@@ -327,10 +459,7 @@ llvm::Error Importer::importNode(const Node &node) {
   };
   // Squeeze and Unsqueeze only reshape: shape inference knows the result.
   auto reshapeToResult = Simple{1, 2, [&](Type t, ArrayRef<Value> v) -> Operation * {
-    auto type = cast<RankedTensorType>(t);
-    auto shapeType = RankedTensorType::get({type.getRank()}, builder.getI64Type());
-    Value shape = builder.create<onnx::ConstantOp>(
-        loc, shapeType, DenseElementsAttr::get(shapeType, type.getShape()));
+    Value shape = intConstant(cast<RankedTensorType>(t).getShape(), loc);
     return builder.create<onnx::ReshapeOp>(loc, t, v[0], shape,
                                            builder.getI64IntegerAttr(0));
   }};
@@ -382,13 +511,216 @@ llvm::Error Importer::importNode(const Node &node) {
     return scaled(fold(onnx::AddOp(), v), 1.0f / v.size());
   };
   auto reshaped = [&](Value x, ArrayRef<int64_t> shape) -> Value {
-    auto shapeType = RankedTensorType::get({(int64_t)shape.size()}, builder.getI64Type());
-    Value shapeValue = builder.create<onnx::ConstantOp>(
-        loc, shapeType, DenseElementsAttr::get(shapeType, shape));
     return builder.create<onnx::ReshapeOp>(
-        loc, RankedTensorType::get(shape, builder.getF32Type()), x, shapeValue,
+        loc, RankedTensorType::get(shape, builder.getF32Type()), x, intConstant(shape, loc),
         builder.getI64IntegerAttr(0));
   };
+  // Data movement is made of views: the positions `along` (repeats and any
+  // order) of dimension `axis` of `x` are a Concat of the Slices of their
+  // runs of consecutive positions.
+  auto pickAlong = [&](Value x, int64_t axis, ArrayRef<int64_t> along) -> Value {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (llvm::equal(along, llvm::seq<int64_t>(0, type.getDimSize(axis))))
+      return x;
+    std::map<std::pair<int64_t, int64_t>, Value> runs;
+    SmallVector<Value> parts;
+    for (size_t i = 0; i < along.size();) {
+      size_t j = i + 1;
+      while (j < along.size() && along[j] == along[j - 1] + 1)
+        ++j;
+      Value &part = runs[{along[i], j - i}];
+      if (!part) {
+        SmallVector<int64_t> shape(type.getShape());
+        shape[axis] = j - i;
+        part = builder.create<onnx::SliceOp>(loc, type.clone(shape), x,
+                                             intConstant({along[i]}, loc),
+                                             intConstant({along[j - 1] + 1}, loc),
+                                             intConstant({axis}, loc), Value());
+      }
+      parts.push_back(part);
+      i = j;
+    }
+    if (parts.size() == 1)
+      return parts.front();
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = along.size();
+    return builder.create<onnx::ConcatOp>(loc, type.clone(shape), parts,
+                                          builder.getI64IntegerAttr(axis));
+  };
+  auto transposed = [&](Value x, ArrayRef<int64_t> perm) -> Value {
+    auto type = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t p : perm)
+      shape.push_back(type.getDimSize(p));
+    return builder.create<onnx::TransposeOp>(loc, type.clone(shape), x,
+                                             builder.getDenseI64ArrayAttr(perm));
+  };
+  // Resize and Upsample with static sizes: every output is a constant linear
+  // combination of inputs, dimension by dimension (ref::resizeWeights). The
+  // nearest one is a view; interpolation multiplies the dimension, moved
+  // last, by a constant matrix on the crossbars.
+  if (op == "Resize" || op == "Upsample") {
+    llvm::Expected<Value> data = input(node, 0);
+    if (!data)
+      return data.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(1);
+    if (!types)
+      return types.takeError();
+    if (llvm::Error e = checkFloat({*data}))
+      return e;
+    auto type = cast<RankedTensorType>(data->getType());
+    auto resultType = cast<RankedTensorType>((*types)[0]);
+    ref::ResizeAttrs attrs;
+    attrs.mode = string("mode", "nearest").str();
+    std::optional<TensorData> scales, sizes;
+    if (op == "Upsample") {
+      attrs.coordinateMode = "asymmetric";
+      attrs.nearestMode = "floor";
+      scales = constantInput(node, 1);
+      if (const frontend::Attribute *attr = node.attribute("scales"); attr && !scales) {
+        scales.emplace();
+        scales->setFloats(attr->floats);
+      }
+    } else {
+      attrs.coordinateMode = string("coordinate_transformation_mode", "half_pixel").str();
+      attrs.nearestMode = string("nearest_mode", "round_prefer_floor").str();
+      attrs.cubicA = floatAttr(node, "cubic_coeff_a", -0.75f);
+      attrs.excludeOutside = intAttr(node, "exclude_outside", 0) != 0;
+      scales = constantInput(node, 2);
+      sizes = constantInput(node, 3);
+    }
+    int64_t rank = type.getRank();
+    SmallVector<double> factors;
+    if (sizes && sizes->numElements() == rank) {
+      for (int64_t d = 0; d < rank; ++d)
+        factors.push_back(double(sizes->ints[d]) / type.getDimSize(d));
+    } else if (scales && scales->dataType == kFloat && scales->numElements() == rank) {
+      factors.assign(scales->floats.begin(), scales->floats.end());
+    } else {
+      return failAt(node, "needs constant scales or sizes, one per dimension");
+    }
+    Value x = *data;
+    // The last dimension first, and those resized to one element after the
+    // others: each product then reads whole rows, not a column of results.
+    SmallVector<int64_t> order = llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
+    std::stable_partition(order.begin(), order.end(),
+                          [&](int64_t d) { return resultType.getDimSize(d) != 1; });
+    for (int64_t d : order) {
+      int64_t in = type.getDimSize(d), out = resultType.getDimSize(d);
+      llvm::Expected<ref::ResizeWeights> weights = ref::resizeWeights(in, out, factors[d], attrs);
+      if (!weights)
+        return failAt(node, llvm::toString(weights.takeError()));
+      bool nearest = llvm::all_of(*weights, [](const auto &w) {
+        return w.size() == 1 && w.front().second == 1;
+      });
+      if (nearest) {
+        SmallVector<int64_t> along;
+        for (const auto &w : *weights)
+          along.push_back(w.front().first);
+        x = pickAlong(x, d, along);
+        continue;
+      }
+      std::vector<float> matrix(in * out, 0.0f);
+      for (int64_t j = 0; j < out; ++j)
+        for (auto [index, weight] : (*weights)[j])
+          matrix[index * out + j] += weight;
+      TensorData constant;
+      constant.name = node.outputs[0] + "_interpolation_" + std::to_string(d);
+      constant.dims = {in, out};
+      constant.setFloats(std::move(matrix));
+      llvm::Expected<Value> b = this->constant(constant, loc);
+      if (!b)
+        return failAt(node, llvm::toString(b.takeError()));
+      SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      std::swap(perm[d], perm[rank - 1]);
+      Value moved = d == rank - 1 ? x : transposed(x, perm);
+      SmallVector<int64_t> shape(cast<RankedTensorType>(moved.getType()).getShape());
+      shape.back() = out;
+      x = builder.create<onnx::MatMulOp>(loc, cast<RankedTensorType>(moved.getType()).clone(shape),
+                                         moved, *b);
+      if (d != rank - 1)
+        x = transposed(x, perm);
+    }
+    define(reshaped(x, resultType.getShape()).getDefiningOp());
+    return llvm::Error::success();
+  }
+  if (op == "Gather" || op == "Expand" || op == "Tile" || op == "DepthToSpace" ||
+      op == "SpaceToDepth") {
+    size_t inputs = op == "Gather" || op == "Expand" || op == "Tile" ? 2 : 1;
+    if (node.inputs.size() != inputs)
+      return failAt(node, formatv("takes {0} inputs, not {1}", inputs, node.inputs.size()));
+    llvm::Expected<Value> data = input(node, 0);
+    if (!data)
+      return data.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(1);
+    if (!types)
+      return types.takeError();
+    if (llvm::Error e = checkFloat({*data}))
+      return e;
+    auto type = cast<RankedTensorType>(data->getType());
+    auto resultType = cast<RankedTensorType>((*types)[0]);
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> operand;
+    if (inputs == 2) {
+      llvm::Expected<Value> second = input(node, 1);
+      if (!second)
+        return second.takeError();
+      std::optional<TensorData> constant = constantData(*second);
+      if (!constant || constant->dataType == kFloat)
+        return failAt(node, "input 1 must be a constant integer tensor");
+      operand.assign(constant->ints.begin(), constant->ints.end());
+    }
+    Value x = *data;
+    if (op == "Gather") {
+      int64_t axis = intAttr(node, "axis", 0);
+      if (axis < -rank || axis >= rank)
+        return failAt(node, formatv("axis {0} is out of range for rank {1}", axis, rank));
+      if (axis < 0)
+        axis += rank;
+      int64_t size = type.getDimSize(axis);
+      for (int64_t &index : operand) {
+        if (index < -size || index >= size)
+          return failAt(node, formatv("index {0} is out of range for a dimension of {1}",
+                                      index, size));
+        if (index < 0)
+          index += size;
+      }
+      x = pickAlong(x, axis, operand);
+    } else if (op == "Expand") {
+      // Right-aligned to the result's rank; each unit dimension repeated.
+      SmallVector<int64_t> aligned(resultType.getRank() - rank, 1);
+      llvm::append_range(aligned, type.getShape());
+      x = reshaped(x, aligned);
+      for (int64_t d = 0; d < resultType.getRank(); ++d)
+        if (aligned[d] == 1 && resultType.getDimSize(d) != 1)
+          x = pickAlong(x, d, SmallVector<int64_t>(resultType.getDimSize(d), 0));
+    } else if (op == "Tile") {
+      if ((int64_t)operand.size() != rank)
+        return failAt(node, "repeats needs one entry per dimension");
+      for (int64_t d = 0; d < rank; ++d) {
+        SmallVector<int64_t> along;
+        for (int64_t r = 0; r < operand[d]; ++r)
+          llvm::append_range(along, llvm::seq<int64_t>(0, type.getDimSize(d)));
+        x = pickAlong(x, d, along);
+      }
+    } else {
+      // ONNX's definitions: a Reshape, a Transpose and a Reshape.
+      int64_t b = intAttr(node, "blocksize", 0);
+      if (rank != 4 || b < 1)
+        return failAt(node, "expects a 4-D input and a positive blocksize");
+      int64_t n = type.getDimSize(0), c = type.getDimSize(1), h = type.getDimSize(2),
+              w = type.getDimSize(3);
+      if (op == "SpaceToDepth") {
+        x = transposed(reshaped(x, {n, c, h / b, b, w / b, b}), {0, 3, 5, 1, 2, 4});
+      } else if (string("mode", "DCR").getValue() == "DCR") {
+        x = transposed(reshaped(x, {n, b, b, c / (b * b), h, w}), {0, 3, 4, 1, 5, 2});
+      } else {
+        x = transposed(reshaped(x, {n, c / (b * b), b, b, h, w}), {0, 1, 4, 2, 5, 3});
+      }
+    }
+    define(reshaped(x, resultType.getShape()).getDefiningOp());
+    return llvm::Error::success();
+  }
   // A reduction moves the reduced axes last and works on the rows of a
   // [kept, reduced] matrix, as an image of one channel: sums convolve each
   // row with a kernel of ones (1/n for a mean) on the crossbars; maxima pool
@@ -516,6 +848,16 @@ llvm::Error Importer::importNode(const Node &node) {
          return builder.create<onnx::ReshapeOp>(loc, t, v[0], v[1], i64("allowzero", 0));
        }}},
       {"Squeeze", reshapeToResult},
+      // Before opset 10, starts, ends and axes are attributes.
+      {"Slice", {1, 5, [&](Type t, ArrayRef<Value> v) -> Operation * {
+         SmallVector<Value> bounds(v.drop_front());
+         const char *names[] = {"starts", "ends", "axes"};
+         for (unsigned i = 0; i < 3; ++i)
+           if (const frontend::Attribute *attr = node.attribute(names[i]); attr && !bounds[i])
+             bounds[i] = intConstant(attr->ints, loc);
+         return builder.create<onnx::SliceOp>(loc, t, v[0], bounds[0], bounds[1], bounds[2],
+                                              bounds[3]);
+       }}},
       {"Unsqueeze", reshapeToResult},
       {"Transpose", {1, 1, [&](Type t, ArrayRef<Value> v) -> Operation * {
          int64_t rank = cast<RankedTensorType>(v[0].getType()).getRank();
@@ -631,9 +973,7 @@ llvm::Error Importer::importNode(const Node &node) {
       pads = node.attribute("paddings");
     if (!pads)
       return failAt(node, "Pad needs its pads");
-    auto padsType = RankedTensorType::get({(int64_t)pads->ints.size()}, builder.getI64Type());
-    Value padsValue = builder.create<onnx::ConstantOp>(
-        loc, padsType, DenseElementsAttr::get(padsType, ArrayRef<int64_t>(pads->ints)));
+    Value padsValue = intConstant(pads->ints, loc);
     define(builder.create<onnx::PadOp>(loc, (*types)[0], *data, padsValue,
                                        scalar(floatAttr(node, "value", 0.0f)),
                                        string("mode", "constant")));
@@ -681,8 +1021,9 @@ llvm::Error Importer::importNode(const Node &node) {
     return types.takeError();
   // Shapes and axes are i64; every data input is a float tensor.
   for (auto [i, value] : llvm::enumerate(in)) {
-    bool integerOperand = (op == "Reshape" || op == "Pad" || op == "Squeeze" ||
-                           op == "Unsqueeze" || op == "ReduceSum") && i == 1;
+    bool integerOperand = ((op == "Reshape" || op == "Pad" || op == "Squeeze" ||
+                            op == "Unsqueeze" || op == "ReduceSum") && i == 1) ||
+                          (op == "Slice" && i >= 1);
     if (value && !integerOperand &&
         !cast<RankedTensorType>(value.getType()).getElementType().isF32())
       return failAt(node, formatv("input {0} has element type {1}; pimc supports float "

@@ -74,6 +74,15 @@ llvm::ArrayRef<unsigned> pimc::frontend::constantOperandIndices(llvm::StringRef 
       {"Squeeze", {1}},
       {"Unsqueeze", {1}},
       {"ReduceSum", {1}},
+      {"Slice", {1, 2, 3, 4}},
+      {"Split", {1}},
+      {"Gather", {1}},
+      {"Expand", {1}},
+      {"Tile", {1}},
+      {"Range", {0, 1, 2}},
+      {"ConstantOfShape", {0}},
+      {"Resize", {1, 2, 3}},
+      {"Upsample", {1}},
       // The instruction set has no division: only a constant divisor, as a
       // multiplication by its reciprocal.
       {"Div", {1}}};

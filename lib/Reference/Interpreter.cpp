@@ -72,10 +72,14 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Clip", {1, 3, 1}},
     {"Concat", {1, kVariadic, 1}},
     {"Constant", {0, 0, 1}},
+    {"ConstantOfShape", {1, 1, 1}},
     {"Conv", {2, 3, 1}},
     {"ConvTranspose", {2, 3, 1}},
     {"Div", {2, 2, 1}},
+    {"DepthToSpace", {1, 1, 1}},
     {"Dropout", {1, 3, 2}},
+    {"Expand", {2, 2, 1}},
+    {"Gather", {2, 2, 1}},
     {"Flatten", {1, 1, 1}},
     {"Gemm", {2, 3, 1}},
     {"GlobalAveragePool", {1, 1, 1}},
@@ -93,6 +97,7 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Neg", {1, 1, 1}},
     {"Pad", {2, 3, 1}},
     {"PRelu", {2, 2, 1}},
+    {"Range", {3, 3, 1}},
     {"ReduceL1", {1, 1, 1}},
     {"ReduceMax", {1, 1, 1}},
     {"ReduceMean", {1, 1, 1}},
@@ -101,13 +106,19 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"ReduceSumSquare", {1, 1, 1}},
     {"Relu", {1, 1, 1}},
     {"Reshape", {2, 2, 1}},
+    {"Resize", {1, 4, 1}},
     {"Sigmoid", {1, 1, 1}},
+    {"Slice", {1, 5, 1}},
+    {"SpaceToDepth", {1, 1, 1}},
+    {"Split", {1, 2, kVariadic}},
     {"Squeeze", {1, 2, 1}},
     {"Sub", {2, 2, 1}},
     {"Sum", {1, kVariadic, 1}},
     {"Tanh", {1, 1, 1}},
+    {"Tile", {2, 2, 1}},
     {"Transpose", {1, 1, 1}},
-    {"Unsqueeze", {1, 2, 1}}};
+    {"Unsqueeze", {1, 2, 1}},
+    {"Upsample", {1, 2, 1}}};
 
 class Interpreter {
 public:
@@ -124,6 +135,15 @@ public:
 private:
   llvm::Error evaluate(const Node &node);
   llvm::Error evaluateConstant(const Node &node);
+  llvm::Error evaluateSplit(const Node &node, const Tensor &x);
+  llvm::Expected<Tensor> sliceNode(const Node &node, const Tensor &x);
+  llvm::Expected<Tensor> resizeNode(const Node &node, const Tensor &x);
+  /// Gather, Expand, Tile, DepthToSpace and SpaceToDepth.
+  llvm::Expected<Tensor> movementNode(const Node &node, const Tensor &x);
+  /// Integer input `i` as a vector, or the attribute `name` that held it
+  /// before an opset moved it to the inputs; empty if neither is given.
+  llvm::Expected<std::vector<int64_t>> intsOf(const Node &node, unsigned i,
+                                              llvm::StringRef name);
   llvm::Expected<Tensor> compute(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> transposeNode(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> convNode(const Node &node, const Tensor &x);
@@ -283,6 +303,24 @@ llvm::Error Interpreter::evaluate(const Node &node) {
     return error;
   if (node.opType == "Constant")
     return evaluateConstant(node);
+  // A tensor of the shape input 0 holds, filled with the value attribute's
+  // one element (0.0 by default).
+  if (node.opType == "ConstantOfShape") {
+    llvm::Expected<std::vector<int64_t>> shape = intVector(node, 0);
+    if (!shape)
+      return shape.takeError();
+    int64_t n = 1;
+    for (int64_t d : *shape)
+      n *= d;
+    const Attribute *value = node.attribute("value");
+    if (!value || !value->tensor || value->tensor->dataType == frontend::kFloat) {
+      float fill = value && value->tensor ? value->tensor->floats[0] : 0.0f;
+      bind(node.outputs[0], Tensor(*shape, std::vector<float>(n, fill)));
+    } else {
+      bind(node.outputs[0], IntTensor{*shape, std::vector<int64_t>(n, value->tensor->ints[0])});
+    }
+    return llvm::Error::success();
+  }
   // Identity also forwards integer values, such as Reshape shapes.
   if (node.opType == "Identity" && ints.count(node.inputs[0])) {
     bind(node.outputs[0], ints.at(node.inputs[0]));
@@ -291,6 +329,8 @@ llvm::Error Interpreter::evaluate(const Node &node) {
   llvm::Expected<const Tensor *> x = floatInput(node, 0);
   if (!x)
     return x.takeError();
+  if (node.opType == "Split")
+    return evaluateSplit(node, **x);
   llvm::Expected<Tensor> result = compute(node, **x);
   if (!result)
     return result.takeError();
@@ -316,6 +356,165 @@ llvm::Error Interpreter::evaluateConstant(const Node &node) {
   else
     return fail(formatv("attribute '{0}' is unsupported", attr.name));
   return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<int64_t>>
+Interpreter::intsOf(const Node &node, unsigned i, llvm::StringRef name) {
+  if (i < node.inputs.size() && !node.inputs[i].empty())
+    return intVector(node, i);
+  return intsAttr(node, name, {});
+}
+
+llvm::Error Interpreter::evaluateSplit(const Node &node, const Tensor &x) {
+  int64_t axis = intAttr(node, "axis", 0);
+  if (axis < -(int64_t)x.shape.size() || axis >= (int64_t)x.shape.size())
+    return fail(formatv("axis {0} is out of range for rank {1}", axis, x.shape.size()));
+  llvm::Expected<std::vector<int64_t>> given = intsOf(node, 1, "split");
+  if (!given)
+    return given.takeError();
+  int64_t length = x.shape[axis < 0 ? axis + x.shape.size() : axis];
+  llvm::Expected<std::vector<int64_t>> lengths = ref::splitLengths(
+      length, *given, intAttr(node, "num_outputs", node.outputs.size()));
+  if (!lengths)
+    return lengths.takeError();
+  if (lengths->size() != node.outputs.size())
+    return fail(formatv("{0} parts for {1} outputs", lengths->size(), node.outputs.size()));
+  llvm::Expected<std::vector<Tensor>> parts = ref::split(x, axis, *lengths);
+  if (!parts)
+    return parts.takeError();
+  for (auto [name, part] : llvm::zip(node.outputs, *parts))
+    bind(name, std::move(part));
+  return llvm::Error::success();
+}
+
+/// Before opset 10, Slice's starts, ends and axes are attributes.
+llvm::Expected<Tensor> Interpreter::sliceNode(const Node &node, const Tensor &x) {
+  std::vector<int64_t> bounds[4];
+  const char *names[] = {"starts", "ends", "axes", "steps"};
+  for (unsigned i = 0; i < 4; ++i) {
+    llvm::Expected<std::vector<int64_t>> values = intsOf(node, i + 1, names[i]);
+    if (!values)
+      return values.takeError();
+    bounds[i] = std::move(*values);
+  }
+  llvm::Expected<Positions> positions =
+      slicePositions(x.shape, bounds[0], bounds[1], bounds[2], bounds[3]);
+  if (!positions)
+    return positions.takeError();
+  return pick(x, *positions);
+}
+
+/// Resize with scales or sizes; Upsample (scales as an input from opset 9,
+/// an attribute before) is Resize's asymmetric form, rounding down.
+llvm::Expected<Tensor> Interpreter::resizeNode(const Node &node, const Tensor &x) {
+  ResizeAttrs attrs;
+  attrs.mode = stringAttr(node, "mode", "nearest");
+  std::vector<double> scales;
+  std::vector<int64_t> shape;
+  auto given = [&](unsigned i) { return i < node.inputs.size() && !node.inputs[i].empty(); };
+  if (node.opType == "Upsample") {
+    attrs.coordinateMode = "asymmetric";
+    attrs.nearestMode = "floor";
+    if (given(1)) {
+      llvm::Expected<const Tensor *> values = floatInput(node, 1);
+      if (!values)
+        return values.takeError();
+      scales.assign((*values)->data.begin(), (*values)->data.end());
+    } else if (const Attribute *attr = node.attribute("scales")) {
+      scales.assign(attr->floats.begin(), attr->floats.end());
+    }
+  } else {
+    attrs.coordinateMode = stringAttr(node, "coordinate_transformation_mode", "half_pixel");
+    attrs.nearestMode = stringAttr(node, "nearest_mode", "round_prefer_floor");
+    attrs.cubicA = floatAttr(node, "cubic_coeff_a", -0.75f);
+    attrs.excludeOutside = intAttr(node, "exclude_outside", 0) != 0;
+    if (given(3)) {
+      llvm::Expected<std::vector<int64_t>> sizes = intVector(node, 3);
+      if (!sizes)
+        return sizes.takeError();
+      shape = *sizes;
+      if (shape.size() != x.shape.size())
+        return fail("sizes needs one entry per dimension");
+      for (size_t d = 0; d < shape.size(); ++d)
+        scales.push_back(double(shape[d]) / x.shape[d]);
+    } else if (given(2)) {
+      llvm::Expected<const Tensor *> values = floatInput(node, 2);
+      if (!values)
+        return values.takeError();
+      scales.assign((*values)->data.begin(), (*values)->data.end());
+    }
+  }
+  if (scales.size() != x.shape.size())
+    return fail("scales needs one entry per dimension");
+  if (shape.empty())
+    for (size_t d = 0; d < scales.size(); ++d)
+      shape.push_back((int64_t)std::floor(x.shape[d] * scales[d]));
+  return resize(x, shape, scales, attrs);
+}
+
+llvm::Expected<Tensor> Interpreter::movementNode(const Node &node, const Tensor &x) {
+  llvm::StringRef op = node.opType;
+  int64_t rank = x.shape.size();
+  if (op == "Gather") {
+    llvm::Expected<const IntTensor *> indices = intInput(node, 1);
+    if (!indices)
+      return indices.takeError();
+    int64_t axis = intAttr(node, "axis", 0);
+    if (axis < -rank || axis >= rank)
+      return fail(formatv("axis {0} is out of range for rank {1}", axis, rank));
+    if (axis < 0)
+      axis += rank;
+    Positions positions = allPositions(x.shape);
+    positions[axis].clear();
+    for (int64_t i : (*indices)->data) {
+      if (i < -x.shape[axis] || i >= x.shape[axis])
+        return fail(formatv("index {0} is out of range for a dimension of {1}", i,
+                            x.shape[axis]));
+      positions[axis].push_back(i < 0 ? i + x.shape[axis] : i);
+    }
+    // The indices' dimensions take the place of the axis.
+    std::vector<int64_t> shape(x.shape.begin(), x.shape.begin() + axis);
+    llvm::append_range(shape, (*indices)->shape);
+    shape.insert(shape.end(), x.shape.begin() + axis + 1, x.shape.end());
+    return reshape(pick(x, positions), shape);
+  }
+  if (op == "Expand" || op == "Tile") {
+    llvm::Expected<std::vector<int64_t>> values = intVector(node, 1);
+    if (!values)
+      return values.takeError();
+    if (op == "Expand") {
+      llvm::Expected<std::vector<int64_t>> shape = broadcastShape(x.shape, *values);
+      if (!shape)
+        return shape.takeError();
+      return broadcastTo(x, *shape);
+    }
+    if ((int64_t)values->size() != rank)
+      return fail("repeats needs one entry per dimension");
+    Positions positions;
+    for (int64_t d = 0; d < rank; ++d) {
+      positions.emplace_back();
+      for (int64_t r = 0; r < (*values)[d]; ++r)
+        for (int64_t i = 0; i < x.shape[d]; ++i)
+          positions.back().push_back(i);
+    }
+    return pick(x, positions);
+  }
+  int64_t b = intAttr(node, "blocksize", 0);
+  if (rank != 4 || b < 1)
+    return fail("expects a 4-D input and a positive blocksize");
+  int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
+  if (op == "SpaceToDepth") {
+    if (h % b || w % b)
+      return fail("the blocksize does not divide the height and width");
+    return reshape(transpose(reshape(x, {n, c, h / b, b, w / b, b}), {0, 3, 5, 1, 2, 4}),
+                   {n, c * b * b, h / b, w / b});
+  }
+  if (c % (b * b))
+    return fail("the square of the blocksize does not divide the channels");
+  bool dcr = stringAttr(node, "mode", "DCR") == "DCR";
+  Tensor blocks = dcr ? transpose(reshape(x, {n, b, b, c / (b * b), h, w}), {0, 3, 4, 1, 5, 2})
+                      : transpose(reshape(x, {n, c / (b * b), b, b, h, w}), {0, 1, 4, 2, 5, 3});
+  return reshape(blocks, {n, c / (b * b), h * b, w * b});
 }
 
 llvm::Expected<Tensor> Interpreter::transposeNode(const Node &node,
@@ -490,6 +689,28 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
     return flatten(x, intAttr(node, "axis", 1));
   if (op == "Transpose")
     return transposeNode(node, x);
+  if (op == "Slice")
+    return sliceNode(node, x);
+  if (op == "Gather" || op == "Expand" || op == "Tile" || op == "DepthToSpace" ||
+      op == "SpaceToDepth")
+    return movementNode(node, x);
+  if (op == "Resize" || op == "Upsample")
+    return resizeNode(node, x);
+  // Range of floats: max(ceil((limit - start) / delta), 0) elements.
+  if (op == "Range") {
+    llvm::Expected<float> limit = scalarInput(node, 1, 0), delta = scalarInput(node, 2, 0);
+    if (!limit)
+      return limit.takeError();
+    if (!delta)
+      return delta.takeError();
+    if (x.numElements() != 1 || *delta == 0)
+      return fail("start must be a scalar and delta not 0");
+    int64_t n = std::max<int64_t>(std::ceil((*limit - x.data[0]) / *delta), 0);
+    std::vector<float> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(x.data[0] + i * *delta);
+    return Tensor({n}, std::move(values));
+  }
   if (op == "Reshape") {
     llvm::Expected<std::vector<int64_t>> shape = intVector(node, 1);
     if (!shape)

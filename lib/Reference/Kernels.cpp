@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 using namespace pimc;
@@ -567,6 +568,226 @@ llvm::Expected<Tensor> ref::concat(llvm::ArrayRef<Tensor> inputs,
       out.insert(out.end(), begin, begin + chunk);
     }
   return Tensor(std::move(shape), std::move(out));
+}
+
+std::vector<int64_t> ref::pickedIndices(llvm::ArrayRef<int64_t> shape,
+                                        const Positions &positions) {
+  std::vector<int64_t> strides = stridesOf(shape), resultShape;
+  for (const std::vector<int64_t> &along : positions)
+    resultShape.push_back(along.size());
+  std::vector<int64_t> indices;
+  indices.reserve(product(resultShape));
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t n = product(resultShape); n > 0; --n) {
+    int64_t flat = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      flat += positions[d][index[d]] * strides[d];
+    indices.push_back(flat);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < resultShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return indices;
+}
+
+Tensor ref::pick(const Tensor &x, const Positions &positions) {
+  std::vector<int64_t> shape;
+  for (const std::vector<int64_t> &along : positions)
+    shape.push_back(along.size());
+  std::vector<float> out;
+  for (int64_t i : pickedIndices(x.shape, positions))
+    out.push_back(x.data[i]);
+  return Tensor(std::move(shape), std::move(out));
+}
+
+Positions ref::allPositions(llvm::ArrayRef<int64_t> shape) {
+  Positions positions;
+  for (int64_t size : shape) {
+    positions.emplace_back(size);
+    std::iota(positions.back().begin(), positions.back().end(), 0);
+  }
+  return positions;
+}
+
+llvm::Expected<Positions> ref::slicePositions(llvm::ArrayRef<int64_t> shape,
+                                              llvm::ArrayRef<int64_t> starts,
+                                              llvm::ArrayRef<int64_t> ends,
+                                              llvm::ArrayRef<int64_t> axes,
+                                              llvm::ArrayRef<int64_t> steps) {
+  int64_t rank = shape.size();
+  if (ends.size() != starts.size() || (!axes.empty() && axes.size() != starts.size()) ||
+      (!steps.empty() && steps.size() != starts.size()))
+    return fail("starts, ends, axes and steps must have one entry per sliced axis");
+  Positions positions = allPositions(shape);
+  std::vector<bool> sliced(rank, false);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    llvm::Expected<int64_t> axis = normalizeAxis(axes.empty() ? i : axes[i], rank);
+    if (!axis)
+      return axis.takeError();
+    if (sliced[*axis])
+      return fail(formatv("axis {0} is sliced twice", *axis));
+    sliced[*axis] = true;
+    int64_t size = shape[*axis], step = steps.empty() ? 1 : steps[i];
+    if (step == 0)
+      return fail("a step of 0");
+    // Clamped as ONNX says: to [0, size] forwards, [-1, size - 1] backwards.
+    auto clampTo = [&](int64_t v, int64_t lo, int64_t hi) {
+      if (v < 0)
+        v = v < -size ? lo : v + size;
+      return std::clamp(v, lo, hi);
+    };
+    int64_t start = step > 0 ? clampTo(starts[i], 0, size) : clampTo(starts[i], 0, size - 1);
+    int64_t end = step > 0 ? clampTo(ends[i], 0, size) : clampTo(ends[i], -1, size - 1);
+    std::vector<int64_t> &along = positions[*axis];
+    along.clear();
+    for (int64_t p = start; step > 0 ? p < end : p > end; p += step)
+      along.push_back(p);
+  }
+  return positions;
+}
+
+llvm::Expected<std::vector<int64_t>> ref::splitLengths(int64_t length,
+                                                       llvm::ArrayRef<int64_t> split,
+                                                       int64_t parts) {
+  if (!split.empty()) {
+    if (llvm::any_of(split, [](int64_t s) { return s < 0; }) ||
+        std::accumulate(split.begin(), split.end(), int64_t(0)) != length)
+      return fail(formatv("split {0} does not add up to the length {1}", str(split),
+                          length));
+    return std::vector<int64_t>(split.begin(), split.end());
+  }
+  if (parts < 1)
+    return fail(formatv("cannot split into {0} parts", parts));
+  int64_t each = (length + parts - 1) / parts;
+  std::vector<int64_t> lengths;
+  for (int64_t first = 0; first < length; first += each)
+    lengths.push_back(std::min(each, length - first));
+  if ((int64_t)lengths.size() != parts)
+    return fail(formatv("a length of {0} does not split into {1} parts", length, parts));
+  return lengths;
+}
+
+llvm::Expected<std::vector<Tensor>> ref::split(const Tensor &x, int64_t axis,
+                                               llvm::ArrayRef<int64_t> lengths) {
+  llvm::Expected<int64_t> d = normalizeAxis(axis, x.shape.size());
+  if (!d)
+    return d.takeError();
+  std::vector<Tensor> parts;
+  int64_t first = 0;
+  for (int64_t length : lengths) {
+    Positions positions = allPositions(x.shape);
+    positions[*d].resize(length);
+    std::iota(positions[*d].begin(), positions[*d].end(), first);
+    first += length;
+    parts.push_back(pick(x, positions));
+  }
+  if (first != x.shape[*d])
+    return fail(formatv("the parts cover {0} of the {1} elements along axis {2}", first,
+                        x.shape[*d], axis));
+  return parts;
+}
+
+llvm::Expected<ResizeWeights> ref::resizeWeights(int64_t in, int64_t out, double scale,
+                                                 const ResizeAttrs &attrs) {
+  const std::string &mode = attrs.coordinateMode;
+  if (mode != "half_pixel" && mode != "pytorch_half_pixel" && mode != "align_corners" &&
+      mode != "asymmetric" && mode != "tf_half_pixel_for_nn")
+    return fail(formatv("coordinate_transformation_mode '{0}' is not supported", mode));
+  if (attrs.mode != "nearest" && attrs.mode != "linear" && attrs.mode != "cubic")
+    return fail(formatv("mode '{0}' is not supported", attrs.mode));
+  const std::string &rounding = attrs.nearestMode;
+  if (attrs.mode == "nearest" && rounding != "round_prefer_floor" &&
+      rounding != "round_prefer_ceil" && rounding != "floor" && rounding != "ceil")
+    return fail(formatv("nearest_mode '{0}' is not supported", rounding));
+  double outWidth = scale * in;
+  ResizeWeights weights(out);
+  for (int64_t x = 0; x < out; ++x) {
+    double original;
+    if (mode == "align_corners")
+      original = outWidth == 1 ? 0 : x * (in - 1) / (outWidth - 1);
+    else if (mode == "asymmetric")
+      original = x / scale;
+    else if (mode == "pytorch_half_pixel")
+      original = outWidth == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
+    else if (mode == "half_pixel")
+      original = (x + 0.5) / scale - 0.5;
+    else
+      original = (x + 0.5) / scale;
+    // The ratio is in (0, 1]: the input to the left of `original` is preferred.
+    double ratio = original == std::floor(original) ? 1 : original - std::floor(original);
+    std::vector<double> coeffs;
+    if (attrs.mode == "nearest") {
+      bool right = ratio == 1 || rounding == "ceil" ||
+                   (rounding == "round_prefer_floor" && ratio > 0.5) ||
+                   (rounding == "round_prefer_ceil" && ratio >= 0.5);
+      if (rounding == "floor" && ratio != 1)
+        right = false;
+      coeffs = {right ? 0.0 : 1.0, right ? 1.0 : 0.0};
+    } else if (attrs.mode == "linear") {
+      coeffs = {1 - ratio, ratio};
+    } else {
+      double a = attrs.cubicA, r = ratio, s = 1 - ratio;
+      coeffs = {((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a,
+                ((a + 2) * r - (a + 3)) * r * r + 1, ((a + 2) * s - (a + 3)) * s * s + 1,
+                ((a * (s + 1) - 5 * a) * (s + 1) + 8 * a) * (s + 1) - 4 * a};
+    }
+    // The coefficients' neighbours: the n nearest positions of the input
+    // padded by its edges (ties to the lower one), in order.
+    int64_t n = coeffs.size(), pad = (n + 1) / 2, padded = in + 2 * pad;
+    double at = original + pad;
+    std::vector<int64_t> candidates;
+    for (int64_t i = (int64_t)std::floor(at) - n; i <= (int64_t)std::floor(at) + n; ++i)
+      if (i >= 0 && i < padded)
+        candidates.push_back(i);
+    std::stable_sort(candidates.begin(), candidates.end(), [&](int64_t l, int64_t r) {
+      return std::fabs(at - l) < std::fabs(at - r);
+    });
+    candidates.resize(std::min<size_t>(n, candidates.size()));
+    std::sort(candidates.begin(), candidates.end());
+    double total = 0;
+    for (int64_t k = 0; k < (int64_t)candidates.size(); ++k) {
+      int64_t index = candidates[k] - pad;
+      if (attrs.excludeOutside && (index < 0 || index >= in))
+        coeffs[k] = 0;
+      total += coeffs[k];
+    }
+    for (int64_t k = 0; k < (int64_t)candidates.size(); ++k) {
+      double weight = attrs.excludeOutside ? coeffs[k] / total : coeffs[k];
+      if (weight != 0)
+        weights[x].push_back({std::clamp<int64_t>(candidates[k] - pad, 0, in - 1), weight});
+    }
+  }
+  return weights;
+}
+
+llvm::Expected<Tensor> ref::resize(const Tensor &x, llvm::ArrayRef<int64_t> shape,
+                                   llvm::ArrayRef<double> scales, const ResizeAttrs &attrs) {
+  if (shape.size() != x.shape.size() || scales.size() != x.shape.size())
+    return fail("sizes and scales need one entry per dimension");
+  Tensor result = x;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    llvm::Expected<ResizeWeights> weights =
+        resizeWeights(result.shape[d], shape[d], scales[d], attrs);
+    if (!weights)
+      return weights.takeError();
+    std::vector<int64_t> outShape = result.shape;
+    outShape[d] = shape[d];
+    int64_t inner = product(llvm::ArrayRef(result.shape).drop_front(d + 1));
+    int64_t outer = product(llvm::ArrayRef(result.shape).take_front(d));
+    std::vector<float> out(product(outShape));
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t j = 0; j < shape[d]; ++j)
+        for (int64_t i = 0; i < inner; ++i) {
+          double sum = 0;
+          for (auto [index, weight] : (*weights)[j])
+            sum += weight * result.data[(o * result.shape[d] + index) * inner + i];
+          out[(o * shape[d] + j) * inner + i] = sum;
+        }
+    result = Tensor(std::move(outShape), std::move(out));
+  }
+  return result;
 }
 
 /// Index `i` of a dimension padded by reflection, mapped into [0, n): numpy's

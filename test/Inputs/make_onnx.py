@@ -79,6 +79,42 @@ def main():
              helper.make_node("ReduceMin", ["s"], ["y"], name="low", axes=[0], keepdims=0)],
             [tensor("r", [2, 3, 4])], [tensor("y", [1, 4])],
             [numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")]),
+        "slice_split": lambda: model(
+            [helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["s"],
+                              name="crop"),
+             helper.make_node("Split", ["s", "lengths"], ["a", "b"], name="halves", axis=1)],
+            [tensor("x", [4, 10])], [tensor("a", [2, 1]), tensor("b", [2, 2])],
+            [numpy_helper.from_array(np.array(v, dtype=np.int64), n)
+             for n, v in [("starts", [-1, 1]), ("ends", [-5, 8]), ("axes", [0, 1]),
+                          ("steps", [-2, 3]), ("lengths", [1, 2])]]),
+        "slice_split_opset9": lambda: model(
+            [helper.make_node("Slice", ["x"], ["s"], name="crop", starts=[1], ends=[3],
+                              axes=[1]),
+             helper.make_node("Split", ["s"], ["a", "b"], name="halves", axis=0,
+                              split=[3, 1])],
+            [tensor("x", [4, 10])], [tensor("a", [3, 2]), tensor("b", [1, 2])], opset=9),
+        # x.view(x.size(0), -1) with the shape computed in the graph.
+        "view_size": lambda: model(
+            [helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+             helper.make_node("Gather", ["shape", "zero"], ["n"], name="size0", axis=0),
+             helper.make_node("Unsqueeze", ["n", "axes"], ["n1"], name="unsqueeze"),
+             helper.make_node("Concat", ["n1", "minus_one"], ["target"], name="cat", axis=0),
+             helper.make_node("Cast", ["target"], ["target64"], name="cast", to=TensorProto.INT64),
+             helper.make_node("Reshape", ["x", "target64"], ["y"], name="view")],
+            [tensor("x", [2, 3, 4])], [tensor("y", [2, 12])],
+            [numpy_helper.from_array(np.array(0, dtype=np.int64), "zero"),
+             numpy_helper.from_array(np.array([0], dtype=np.int64), "axes"),
+             numpy_helper.from_array(np.array([-1], dtype=np.int64), "minus_one")]),
+        "gather_depth_to_space": lambda: model(
+            [helper.make_node("Gather", ["x", "indices"], ["g"], name="pick", axis=1),
+             helper.make_node("DepthToSpace", ["g"], ["y"], name="d2s", blocksize=2,
+                              mode="CRD")],
+            [tensor("x", [1, 6, 2, 3])], [tensor("y", [1, 1, 4, 6])],
+            [numpy_helper.from_array(np.array([5, -2, 0, 1], dtype=np.int64), "indices")]),
+        "resize_linear": lambda: model(
+            [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="up", mode="linear")],
+            [tensor("x", [1, 1, 2, 3])], [tensor("y", [1, 1, 4, 6])],
+            [numpy_helper.from_array(np.array([1, 1, 2, 2], dtype=np.float32), "scales")]),
         "big_transpose": lambda: model(
             [helper.make_node("Transpose", ["x"], ["y"], name="flip", perm=[1, 0])],
             [tensor("x", [40, 50])], [tensor("y", [50, 40])]),

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace pimc::ref {
@@ -98,6 +99,55 @@ llvm::Expected<Tensor> unsqueeze(const Tensor &x, llvm::ArrayRef<int64_t> axes);
 /// ONNX Concat along `axis` (negative counts from the end).
 llvm::Expected<Tensor> concat(llvm::ArrayRef<Tensor> inputs, int64_t axis);
 
+/// The positions that data movement reads along each dimension of a tensor:
+/// element (i_0, ..., i_n) of the result is element (positions[0][i_0], ...,
+/// positions[n][i_n]) of the input (repeats and any order allowed).
+using Positions = std::vector<std::vector<int64_t>>;
+/// The row-major indices into a tensor of `shape` of the elements `positions`
+/// picks, in the result's order.
+std::vector<int64_t> pickedIndices(llvm::ArrayRef<int64_t> shape,
+                                   const Positions &positions);
+/// The elements of `x` that `positions` picks.
+Tensor pick(const Tensor &x, const Positions &positions);
+/// Every position of every dimension of `shape`.
+Positions allPositions(llvm::ArrayRef<int64_t> shape);
+/// ONNX Slice's positions in a tensor of `shape`: along `axes` (all the
+/// first starts.size() ones if empty; negative count from the end), from
+/// starts to ends (negative count from the end, clamped to the dimension) by
+/// `steps` (all 1 if empty; a negative step walks backwards).
+llvm::Expected<Positions> slicePositions(llvm::ArrayRef<int64_t> shape,
+                                         llvm::ArrayRef<int64_t> starts,
+                                         llvm::ArrayRef<int64_t> ends,
+                                         llvm::ArrayRef<int64_t> axes,
+                                         llvm::ArrayRef<int64_t> steps);
+/// The lengths of ONNX Split's parts of a dimension of `length`: `split` if
+/// it is given (they must add up to `length`), else `parts` equal parts, the
+/// last one shorter if they do not divide it (opset 18).
+llvm::Expected<std::vector<int64_t>> splitLengths(int64_t length,
+                                                  llvm::ArrayRef<int64_t> split,
+                                                  int64_t parts);
+/// ONNX Split of `x` along `axis` into parts of `lengths`.
+llvm::Expected<std::vector<Tensor>> split(const Tensor &x, int64_t axis,
+                                          llvm::ArrayRef<int64_t> lengths);
+/// ONNX Resize (opsets 11 to 13; Upsample is its asymmetric form with floor
+/// rounding): how an output coordinate maps back onto the input, and how it
+/// is interpolated there.
+struct ResizeAttrs {
+  std::string mode = "nearest"; // nearest, linear or cubic
+  std::string coordinateMode = "half_pixel";
+  std::string nearestMode = "round_prefer_floor";
+  double cubicA = -0.75;
+  bool excludeOutside = false;
+};
+/// The input positions and weights each output element of one dimension sums
+/// when `in` elements are resized to `out` by `scale`: a constant linear
+/// combination of the inputs, as in ONNX's reference implementation.
+using ResizeWeights = std::vector<std::vector<std::pair<int64_t, double>>>;
+llvm::Expected<ResizeWeights> resizeWeights(int64_t in, int64_t out, double scale,
+                                            const ResizeAttrs &attrs);
+/// ONNX Resize of `x` to `shape`, dimension by dimension, by `scales`.
+llvm::Expected<Tensor> resize(const Tensor &x, llvm::ArrayRef<int64_t> shape,
+                              llvm::ArrayRef<double> scales, const ResizeAttrs &attrs);
 /// ONNX Pad in `mode` "constant" (with `value`), "edge" or "reflect". `pads`
 /// holds the begins of every dimension, then the ends; negative pads remove
 /// elements before any are added (as onnxruntime does). Reflect mirrors

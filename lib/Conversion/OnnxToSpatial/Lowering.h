@@ -32,6 +32,11 @@ mlir::Value reshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 mlir::Value slice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source,
                   llvm::ArrayRef<int64_t> offsets, llvm::ArrayRef<int64_t> sizes,
                   llvm::ArrayRef<int64_t> resultShape);
+/// The elements of `source` that `positions` picks (see ref::Positions), as
+/// a view: one slice of the dimensions read in one run of consecutive
+/// positions, and along each other dimension a concatenation of its runs.
+mlir::Value pick(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source,
+                 const ref::Positions &positions);
 /// The global behind a converted constant operand, if it is one.
 spat::GlobalOp globalOf(mlir::Value value);
 /// The values of a converted constant operand, if it is one.

@@ -54,6 +54,44 @@ Value lowering::slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t
   return b.create<tensor::ExtractSliceOp>(loc, type.clone(resultShape), source, o, s, st);
 }
 
+Value lowering::pick(OpBuilder &b, Location loc, Value source,
+                     const ref::Positions &positions) {
+  auto type = cast<RankedTensorType>(source.getType());
+  int64_t rank = type.getRank();
+  // The runs of consecutive positions along each dimension: (first, length).
+  SmallVector<SmallVector<std::pair<int64_t, int64_t>>> runs(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    for (int64_t p : positions[d]) {
+      if (!runs[d].empty() && runs[d].back().first + runs[d].back().second == p)
+        ++runs[d].back().second;
+      else
+        runs[d].push_back({p, 1});
+    }
+  SmallVector<int64_t> offsets(rank, 0), sizes(type.getShape());
+  for (int64_t d = 0; d < rank; ++d)
+    if (runs[d].size() == 1)
+      std::tie(offsets[d], sizes[d]) = runs[d].front();
+  Value value = source;
+  if (ArrayRef<int64_t>(sizes) != type.getShape())
+    value = slice(b, loc, source, offsets, sizes, sizes);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (runs[d].size() < 2)
+      continue;
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(value.getType()).getShape();
+    SmallVector<Value> parts;
+    for (auto [first, length] : runs[d]) {
+      SmallVector<int64_t> partOffsets(rank, 0), partSizes(shape);
+      partOffsets[d] = first;
+      partSizes[d] = length;
+      parts.push_back(ArrayRef<int64_t>(partSizes) == shape
+                          ? value
+                          : slice(b, loc, value, partOffsets, partSizes, partSizes));
+    }
+    value = b.create<tensor::ConcatOp>(loc, d, parts);
+  }
+  return value;
+}
+
 GlobalOp lowering::globalOf(Value value) {
   auto get = value.getDefiningOp<GetGlobalOp>();
   if (!get)
@@ -121,10 +159,17 @@ FailureOr<RowOperand> lowering::broadcastOperand(ConversionPatternRewriter &rewr
     return RowOperand{value, true};
   std::optional<ref::Tensor> constant = constantOf(value);
   if (!constant) {
-    op->emitError() << "broadcasting the computed tensor of shape " << type << " to "
-                    << resultType
-                    << " is not supported (only constants and single rows broadcast)";
-    return failure();
+    // A computed tensor broadcast another way is read through a view that
+    // repeats its elements (a per-channel scale of the rows of an image).
+    int64_t rank = resultType.getRank(), missing = rank - type.getRank();
+    SmallVector<int64_t> aligned(missing, 1);
+    llvm::append_range(aligned, shape);
+    ref::Positions positions = ref::allPositions(aligned);
+    for (int64_t d = 0; d < rank; ++d)
+      if (aligned[d] == 1)
+        positions[d].assign(resultType.getDimSize(d), 0);
+    Value full = reshape(rewriter, op->getLoc(), value, aligned);
+    return RowOperand{pick(rewriter, op->getLoc(), full, positions), false};
   }
   std::vector<int64_t> full(resultType.getShape().begin(), resultType.getShape().end());
   llvm::Expected<ref::Tensor> expanded = ref::broadcastTo(*constant, full);
@@ -708,6 +753,45 @@ struct LowerConcat : public LoweringPattern<onnx::ConcatOp> {
   }
 };
 
+/// A slice is a view (see pick): a negative step reads its runs backwards.
+struct LowerSlice : public LoweringPattern<onnx::SliceOp> {
+  using LoweringPattern::LoweringPattern;
+  LogicalResult matchAndRewrite(onnx::SliceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::optional<ref::Positions> positions = op.getPositions();
+    if (!positions)
+      return op.emitError("Slice needs constant starts, ends, axes and steps");
+    rewriter.replaceOp(op, pick(rewriter, op.getLoc(), adaptor.getData(), *positions));
+    return success();
+  }
+};
+
+/// Each part of a split is a view of the input.
+struct LowerSplit : public LoweringPattern<onnx::SplitOp> {
+  using LoweringPattern::LoweringPattern;
+  LogicalResult matchAndRewrite(onnx::SplitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += type.getRank();
+    SmallVector<Value> parts;
+    int64_t first = 0;
+    for (Value output : op.getOutputs()) {
+      ArrayRef<int64_t> shape = cast<RankedTensorType>(output.getType()).getShape();
+      SmallVector<int64_t> offsets(type.getRank(), 0);
+      offsets[axis] = first;
+      first += shape[axis];
+      parts.push_back(shape == type.getShape()
+                          ? adaptor.getInput()
+                          : slice(rewriter, op.getLoc(), adaptor.getInput(), offsets, shape,
+                                  shape));
+    }
+    rewriter.replaceOp(op, parts);
+    return success();
+  }
+};
+
 /// Constant padding is a view; consumers read the padding as filled data.
 struct LowerPad : public LoweringPattern<onnx::PadOp> {
   using LoweringPattern::LoweringPattern;
@@ -780,7 +864,8 @@ struct ConvertOnnxToSpatialPass
                  LowerBinary<onnx::MulOp, MulOp>, LowerBinary<onnx::MaxOp, MaxOp>, LowerDiv, LowerLeakyRelu, LowerClip,
                  LowerGemm, LowerBatchedMatMul, LowerReshapeLike<onnx::ReshapeOp>,
                  LowerReshapeLike<onnx::FlattenOp>, LowerReshapeLike<onnx::IdentityOp>,
-                 LowerTranspose, LowerConcat, LowerPad>(context, lowering);
+                 LowerTranspose, LowerConcat, LowerPad, LowerSlice, LowerSplit>(context,
+                                                                               lowering);
     populateWindowPatterns(patterns, lowering);
     ConstantDataReleaser releaser(module);
     ConversionConfig config;

@@ -7,6 +7,7 @@
 
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Reference/Reference.h"
+#include "pimc/Support/Constants.h"
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
@@ -416,6 +417,91 @@ LogicalResult TransposeOp::verify() {
     expected.push_back(shape[p]);
   }
   return checkResultShape(*this, expected, getTransposed());
+}
+
+/// The values of a constant i64 operand; empty for an omitted one, nullopt
+/// for one that is not a constant.
+static std::optional<SmallVector<int64_t>> constantInts(Value value) {
+  if (!value)
+    return SmallVector<int64_t>();
+  auto constant = value.getDefiningOp<ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  return pimc::getIntValues(constant.getValue());
+}
+
+/// Starts, ends, axes and steps, when they are constants (or omitted).
+static std::optional<SmallVector<SmallVector<int64_t>, 4>> constantBounds(SliceOp op) {
+  SmallVector<SmallVector<int64_t>, 4> bounds;
+  for (Value operand : {op.getStarts(), op.getEnds(), op.getAxes(), op.getSteps()}) {
+    std::optional<SmallVector<int64_t>> values = constantInts(operand);
+    if (!values)
+      return std::nullopt;
+    bounds.push_back(std::move(*values));
+  }
+  return bounds;
+}
+
+std::optional<std::vector<std::vector<int64_t>>> SliceOp::getPositions() {
+  std::optional<SmallVector<SmallVector<int64_t>, 4>> bounds = constantBounds(*this);
+  if (!bounds)
+    return std::nullopt;
+  llvm::Expected<pimc::ref::Positions> positions = pimc::ref::slicePositions(
+      shapeOf(getData()), (*bounds)[0], (*bounds)[1], (*bounds)[2], (*bounds)[3]);
+  if (!positions) {
+    llvm::consumeError(positions.takeError());
+    return std::nullopt;
+  }
+  return std::move(*positions);
+}
+
+LogicalResult SliceOp::verify() {
+  ArrayRef<int64_t> shape = shapeOf(getData());
+  if (shapeOf(getOutput()).size() != shape.size())
+    return emitOpError("keeps the rank");
+  for (Value operand : {getStarts(), getEnds(), getAxes(), getSteps()})
+    if (operand && shapeOf(operand).size() != 1)
+      return emitOpError("starts, ends, axes and steps are 1-D");
+  std::optional<SmallVector<SmallVector<int64_t>, 4>> bounds = constantBounds(*this);
+  if (!bounds)
+    return success(); // computed bounds: the lowering refuses them
+  llvm::Expected<pimc::ref::Positions> positions = pimc::ref::slicePositions(
+      shape, (*bounds)[0], (*bounds)[1], (*bounds)[2], (*bounds)[3]);
+  if (!positions)
+    return emitOpError(llvm::toString(positions.takeError()));
+  SmallVector<int64_t> expected;
+  for (const std::vector<int64_t> &along : *positions)
+    expected.push_back(along.size());
+  return checkResultShape(*this, expected, getOutput());
+}
+
+LogicalResult SplitOp::verify() {
+  ArrayRef<int64_t> shape = shapeOf(getInput());
+  int64_t rank = shape.size(), axis = getAxis();
+  if (axis < -rank || axis >= rank)
+    return emitOpError() << "axis " << axis << " is outside [" << -rank << ", " << rank
+                         << ")";
+  if (axis < 0)
+    axis += rank;
+  if (getOutputs().empty())
+    return emitOpError("needs results");
+  int64_t covered = 0;
+  SmallVector<int64_t> lengths;
+  for (Value output : getOutputs()) {
+    SmallVector<int64_t> expected(shape);
+    expected[axis] = shapeOf(output).size() == shape.size() ? shapeOf(output)[axis] : 0;
+    if (failed(checkResultShape(*this, expected, output)))
+      return failure();
+    covered += expected[axis];
+    lengths.push_back(expected[axis]);
+  }
+  if (covered != shape[axis])
+    return emitOpError() << "the parts cover " << covered << " of the " << shape[axis]
+                         << " elements along axis " << axis;
+  std::optional<SmallVector<int64_t>> split = constantInts(getSplit());
+  if (split && !split->empty() && *split != lengths)
+    return emitOpError("split differs from the lengths of the results");
+  return success();
 }
 
 #define GET_OP_CLASSES

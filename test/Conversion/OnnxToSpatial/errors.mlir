@@ -11,11 +11,3 @@ module {
   }
 }
 
-// -----
-
-func.func @broadcast_activation(%x: tensor<2x3xf32>, %y: tensor<2x1xf32>) -> tensor<2x3xf32> {
-  // expected-error @+2 {{broadcasting the computed tensor of shape 'tensor<2x1xf32>' to 'tensor<2x3xf32>' is not supported}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.Add'}}
-  %a = onnx.Add %x, %y : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
-  return %a : tensor<2x3xf32>
-}

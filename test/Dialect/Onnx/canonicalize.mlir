@@ -78,3 +78,24 @@ func.func @fold_constants() -> tensor<2xf32> {
   %y = onnx.Add %x, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
+
+// -----
+
+// A Slice and a Split of constants are folded: columns 2, 0 (start -1, step
+// -2) of [[1, 2, 3], [4, 5, 6]], then its rows.
+// CHECK-LABEL: func @fold_slice_split
+// CHECK-DAG: %[[A:.*]] = onnx.Constant dense<{{\[}}[3.000000e+00, 1.000000e+00]]> : tensor<1x2xf32>
+// CHECK-DAG: %[[B:.*]] = onnx.Constant dense<{{\[}}[6.000000e+00, 4.000000e+00]]> : tensor<1x2xf32>
+// CHECK-NOT: onnx.Slice
+// CHECK-NOT: onnx.Split
+// CHECK: return %[[A]], %[[B]]
+func.func @fold_slice_split() -> (tensor<1x2xf32>, tensor<1x2xf32>) {
+  %c = onnx.Constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32> : tensor<2x3xf32>
+  %starts = onnx.Constant dense<[-1]> : tensor<1xi64> : tensor<1xi64>
+  %ends = onnx.Constant dense<[-10]> : tensor<1xi64> : tensor<1xi64>
+  %axes = onnx.Constant dense<[1]> : tensor<1xi64> : tensor<1xi64>
+  %steps = onnx.Constant dense<[-2]> : tensor<1xi64> : tensor<1xi64>
+  %s = onnx.Slice %c, %starts, %ends axes %axes steps %steps : (tensor<2x3xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x2xf32>
+  %a, %b = onnx.Split %s {axis = 0 : i64} : (tensor<2x2xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>)
+  return %a, %b : tensor<1x2xf32>, tensor<1x2xf32>
+}

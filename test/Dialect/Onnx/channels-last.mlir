@@ -208,3 +208,25 @@ func.func @gemm_absorbs_transpose(%x: tensor<1x1x1x2xf32>) -> tensor<1x2xf32> {
   %g = onnx.Gemm %f, %b : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
   return %g : tensor<1x2xf32>
 }
+
+// -----
+
+// Squeeze-and-excitation: the scale [1, C, 1, 1] the network computes from
+// the pooled conv output is, channels-last, the [1, 1, 1, C] row it came
+// from; the Mul runs channels-last and reads it (the Reshape that brings it
+// back cancels the one SimplifyTranspose made).
+// CHECK-LABEL: func @squeeze_excitation
+// CHECK: %[[A:.*]] = onnx.Conv {{.*}} {channels_last} : (tensor<1x4x4x3xf32>, tensor<3x3x1x1xf32>) -> tensor<1x4x4x3xf32>
+// CHECK: %[[P:.*]] = onnx.GlobalAveragePool %[[A]] {channels_last} : (tensor<1x4x4x3xf32>) -> tensor<1x1x1x3xf32>
+// CHECK: %[[S:.*]] = onnx.Sigmoid %[[P]] : tensor<1x1x1x3xf32>
+// CHECK: %[[M:.*]] = onnx.Mul %[[A]], %[[S]] : (tensor<1x4x4x3xf32>, tensor<1x1x1x3xf32>) -> tensor<1x4x4x3xf32>
+// CHECK: onnx.Conv %[[M]], %{{.*}} {channels_last}
+func.func @squeeze_excitation(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32> {
+  %w = onnx.Constant dense<1.0> : tensor<3x3x1x1xf32> : tensor<3x3x1x1xf32>
+  %y = onnx.Conv %x, %w : (tensor<1x3x4x4xf32>, tensor<3x3x1x1xf32>) -> tensor<1x3x4x4xf32>
+  %p = onnx.GlobalAveragePool %y : (tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32>
+  %s = onnx.Sigmoid %p : tensor<1x3x1x1xf32>
+  %m = onnx.Mul %y, %s : (tensor<1x3x4x4xf32>, tensor<1x3x1x1xf32>) -> tensor<1x3x4x4xf32>
+  %z = onnx.Conv %m, %w : (tensor<1x3x4x4xf32>, tensor<3x3x1x1xf32>) -> tensor<1x3x4x4xf32>
+  return %z : tensor<1x3x4x4xf32>
+}

@@ -433,9 +433,47 @@ func.func @conv_transpose_output_size(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x
 
 // -----
 
+func.func @slice_wrong_size(%x: tensor<4x10xf32>) -> tensor<4x3xf32> {
+  %starts = onnx.Constant dense<[1]> : tensor<1xi64> : tensor<1xi64>
+  %ends = onnx.Constant dense<[8]> : tensor<1xi64> : tensor<1xi64>
+  %axes = onnx.Constant dense<[1]> : tensor<1xi64> : tensor<1xi64>
+  %steps = onnx.Constant dense<[2]> : tensor<1xi64> : tensor<1xi64>
+  // expected-error @+1 {{result shape [4, 3] differs from the expected [4, 4]}}
+  %s = onnx.Slice %x, %starts, %ends axes %axes steps %steps : (tensor<4x10xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x3xf32>
+  return %s : tensor<4x3xf32>
+}
+
+// -----
+
 // W is [C, M / group, K...]: 4 input channels in 2 groups, 3 x 2 outputs.
 func.func @conv_transpose_channels(%x: tensor<1x4x3x3xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<1x3x3x3xf32> {
   // expected-error @+1 {{result has 3 channels, expected 6}}
   %y = onnx.ConvTranspose %x, %w {group = 2 : i64} : (tensor<1x4x3x3xf32>, tensor<4x3x1x1xf32>) -> tensor<1x3x3x3xf32>
   return %y : tensor<1x3x3x3xf32>
+}
+
+// -----
+
+func.func @slice_zero_step(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %zero = onnx.Constant dense<[0]> : tensor<1xi64> : tensor<1xi64>
+  // expected-error @+1 {{a step of 0}}
+  %s = onnx.Slice %x, %zero, %zero steps %zero : (tensor<4x10xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x10xf32>
+  return %s : tensor<4x10xf32>
+}
+
+// -----
+
+func.func @split_short(%x: tensor<4x10xf32>) -> (tensor<4x3xf32>, tensor<4x6xf32>) {
+  // expected-error @+1 {{the parts cover 9 of the 10 elements along axis 1}}
+  %a, %b = onnx.Split %x {axis = 1 : i64} : (tensor<4x10xf32>) -> (tensor<4x3xf32>, tensor<4x6xf32>)
+  return %a, %b : tensor<4x3xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+func.func @split_lengths_differ(%x: tensor<4x10xf32>) -> (tensor<4x3xf32>, tensor<4x7xf32>) {
+  %lengths = onnx.Constant dense<[4, 6]> : tensor<2xi64> : tensor<2xi64>
+  // expected-error @+1 {{split differs from the lengths of the results}}
+  %a, %b = onnx.Split %x, %lengths {axis = 1 : i64} : (tensor<4x10xf32>, tensor<2xi64>) -> (tensor<4x3xf32>, tensor<4x7xf32>)
+  return %a, %b : tensor<4x3xf32>, tensor<4x7xf32>
 }

@@ -252,4 +252,45 @@ def Onnx_TransposeOp : Onnx_Op<"Transpose"> {
   let hasVerifier = 1;
 }
 
+def Onnx_SliceOp : Onnx_Op<"Slice", [AttrSizedOperandSegments]> {
+  let summary = "the elements from starts to ends by steps along axes";
+  let description = [{
+    ONNX Slice (opset 10 and later; the importer turns the attributes of
+    earlier opsets into these operands). Negative starts and ends count from
+    the end of their axis, both are clamped to it, and a negative step walks
+    the axis backwards. Axes default to the first len(starts) ones, steps to 1.
+  }];
+  let arguments = (ins Onnx_F32Tensor:$data, Onnx_I64Tensor:$starts,
+                       Onnx_I64Tensor:$ends, Optional<Onnx_I64Tensor>:$axes,
+                       Optional<Onnx_I64Tensor>:$steps);
+  let results = (outs Onnx_F32Tensor:$output);
+  let assemblyFormat = [{
+    $data `,` $starts `,` $ends (`axes` $axes^)? (`steps` $steps^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// The positions the slice reads along each dimension of its data
+    /// (ref::Positions), when its bounds are constants and valid.
+    std::optional<std::vector<std::vector<int64_t>>> getPositions();
+  }];
+  let hasVerifier = 1;
+}
+
+def Onnx_SplitOp : Onnx_Op<"Split"> {
+  let summary = "consecutive parts of the input along `axis`";
+  let description = [{
+    ONNX Split: the parts' lengths are `split` when it is given (opset 13 and
+    later; the importer turns the attribute of earlier opsets into it) and
+    equal parts otherwise (the last one shorter, as opset 18's num_outputs).
+    The result types hold the lengths either way.
+  }];
+  let arguments = (ins Onnx_F32Tensor:$input, Optional<Onnx_I64Tensor>:$split,
+                       I64Attr:$axis);
+  let results = (outs Variadic<Onnx_F32Tensor>:$outputs);
+  let assemblyFormat = [{
+    $input (`,` $split^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // PIMC_DIALECT_ONNX_ONNXOPS_TD

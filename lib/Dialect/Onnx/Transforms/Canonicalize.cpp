@@ -55,7 +55,7 @@ struct FoldConstantOperation : public RewritePattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!isa<GemmOp, MatMulOp, AddOp, SubOp, MulOp, DivOp, MaxOp, ReluOp, SigmoidOp,
-             TanhOp, TransposeOp, ReshapeOp, FlattenOp, ConcatOp>(op))
+             TanhOp, TransposeOp, ReshapeOp, FlattenOp, ConcatOp, SliceOp>(op))
       return failure();
     // A Reshape's shape operand is not read: the result type has it.
     auto floatOperands = llvm::make_filter_range(op->getOperands(), [](Value operand) {
@@ -95,6 +95,13 @@ struct FoldConstantOperation : public RewritePattern {
             .Case([&](TransposeOp t) {
               return ref::transpose(operands[0], t.getPerm());
             })
+            .Case([&](SliceOp slice) -> llvm::Expected<ref::Tensor> {
+              std::optional<ref::Positions> positions = slice.getPositions();
+              if (!positions)
+                return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                               "the slice's bounds are not constants");
+              return ref::pick(operands[0], *positions);
+            })
             .Default([&](Operation *) { return ref::reshape(operands[0], shape); });
     if (!result) {
       llvm::consumeError(result.takeError());
@@ -104,6 +111,33 @@ struct FoldConstantOperation : public RewritePattern {
       return failure();
     rewriter.replaceOp(op, makeConstant(rewriter, op->getLoc(), std::move(*result),
                                         constantName(op)));
+    return success();
+  }
+};
+
+/// A Split of a constant is one constant per part.
+struct FoldConstantSplit : public OpRewritePattern<SplitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SplitOp op, PatternRewriter &rewriter) const override {
+    std::optional<ref::Tensor> input = constantTensor(op.getInput());
+    if (!input)
+      return failure();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += input->shape.size();
+    SmallVector<int64_t> lengths;
+    for (Value output : op.getOutputs())
+      lengths.push_back(cast<RankedTensorType>(output.getType()).getDimSize(axis));
+    llvm::Expected<std::vector<ref::Tensor>> parts = ref::split(*input, axis, lengths);
+    if (!parts) {
+      llvm::consumeError(parts.takeError());
+      return failure();
+    }
+    SmallVector<Value> constants;
+    for (ref::Tensor &part : *parts)
+      constants.push_back(makeConstant(rewriter, op.getLoc(), std::move(part),
+                                       constantName(op)));
+    rewriter.replaceOp(op, constants);
     return success();
   }
 };
@@ -484,7 +518,7 @@ struct OnnxCanonicalizePass
     : public onnx::impl::OnnxCanonicalizeBase<OnnxCanonicalizePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldConstantOperation, FlattenToReshape, CollapseReshapes,
+    patterns.add<FoldConstantOperation, FoldConstantSplit, FlattenToReshape, CollapseReshapes,
                  NormalizeGemm, MatMulToGemm, FuseAddIntoGemm, NormalizeWindow<ConvOp>,
                  NormalizeWindow<MaxPoolOp>, NormalizeWindow<AveragePoolOp>,
                  FoldBatchNormIntoConv, BatchNormToAffine, DivideByConstant>(

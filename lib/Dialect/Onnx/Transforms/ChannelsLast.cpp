@@ -90,6 +90,14 @@ template <typename OpT> struct ToChannelsLast : public OpRewritePattern<OpT> {
   }
 };
 
+Value reshape(PatternRewriter &rewriter, Location loc, Value value, ArrayRef<int64_t> shape) {
+  auto shapeType = RankedTensorType::get({(int64_t)shape.size()}, rewriter.getI64Type());
+  Value shapeValue =
+      rewriter.create<ConstantOp>(loc, shapeType, DenseElementsAttr::get(shapeType, shape));
+  return rewriter.create<ReshapeOp>(loc, cast<RankedTensorType>(value.getType()).clone(shape),
+                                    value, shapeValue, rewriter.getI64IntegerAttr(0));
+}
+
 /// T(T(x, p1), p2) is T(x, p1 . p2); a Transpose keeping the order of the
 /// non-unit dimensions is a Reshape.
 struct SimplifyTranspose : public OpRewritePattern<TransposeOp> {
@@ -118,12 +126,8 @@ struct SimplifyTranspose : public OpRewritePattern<TransposeOp> {
         kept.push_back(p);
     if (!llvm::is_sorted(kept))
       return failure();
-    auto type = cast<RankedTensorType>(op.getType());
-    auto shapeType = RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
-    Value shape = rewriter.create<ConstantOp>(
-        op.getLoc(), shapeType, DenseElementsAttr::get(shapeType, type.getShape()));
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, op.getData(), shape,
-                                           rewriter.getI64IntegerAttr(0));
+    rewriter.replaceOp(op, reshape(rewriter, op.getLoc(), op.getData(),
+                                   cast<RankedTensorType>(op.getType()).getShape()));
     return success();
   }
 };
@@ -168,8 +172,27 @@ std::optional<Value> untransposedConstant(PatternRewriter &rewriter, Location lo
                       constantName(constant.getDefiningOp()));
 }
 
+/// A computed operand of a binary operation under the inverse of `perm`,
+/// when that keeps the order of its non-unit dimensions (a per-channel
+/// vector such as a squeeze-and-excitation scale): a Reshape.
+std::optional<Value> untransposedByReshape(PatternRewriter &rewriter, Location loc,
+                                           Value value, ArrayRef<int64_t> perm) {
+  ArrayRef<int64_t> own = cast<RankedTensorType>(value.getType()).getShape();
+  SmallVector<int64_t> shape(perm.size() - own.size(), 1);
+  llvm::append_range(shape, own);
+  SmallVector<int64_t> kept, backShape;
+  for (int64_t p : inverse(perm)) {
+    backShape.push_back(shape[p]);
+    if (shape[p] != 1)
+      kept.push_back(p);
+  }
+  if (!llvm::is_sorted(kept))
+    return std::nullopt;
+  return reshape(rewriter, loc, value, backShape);
+}
+
 /// op(T(a, p), T(b, p)) -> T(op(a, b), p), and op(T(a, p), c) with a
-/// constant c likewise.
+/// constant c, or a c that T's inverse only reshapes, likewise.
 template <typename OpT> struct SinkThroughBinary : public OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
@@ -186,7 +209,9 @@ template <typename OpT> struct SinkThroughBinary : public OpRewritePattern<OpT> 
     auto operand = [&](Value value, TransposeOp from) -> std::optional<Value> {
       if (from && from.getPerm() == perm)
         return from.getData();
-      return untransposedConstant(rewriter, loc, value, perm);
+      if (std::optional<Value> constant = untransposedConstant(rewriter, loc, value, perm))
+        return constant;
+      return untransposedByReshape(rewriter, loc, value, perm);
     };
     // Only when this saves a Transpose: both transposed, or one only used here.
     if (!(a && b) && !(t->hasOneUse()))
