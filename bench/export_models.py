@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""Export the torchvision benchmark models to ONNX with random weights.
+"""Export the benchmark models to ONNX with random weights.
 
-Each model is built from torchvision with its own default initialisation
-(never pretrained, nothing is downloaded) after torch.manual_seed(SEED), put in
-eval mode (BatchNorm running stats calibrated, see below), exported with
-static shapes for a 1x3x224x224 input,
-and written in the ONNX backend-test layout:
+Each model is built from torchvision (or torch.nn, for the sequence models)
+with its own default initialisation (never pretrained, nothing is downloaded)
+after torch.manual_seed(SEED), put in eval mode (BatchNorm running stats
+calibrated, see below), exported with static shapes for a 1x3x224x224 input
+(the sequence models: 32 steps of 256 features, batch 1), and written in the
+ONNX backend-test layout:
 
     OUT/<name>/model.onnx
     OUT/<name>/test_data_set_0/input_0.pb    seeded N(0, 1) input, TensorProto
@@ -48,9 +49,26 @@ import torch
 import torchvision.models as tvm
 
 INPUT_SHAPE = (1, 3, 224, 224)
+SEQUENCE_SHAPE = (32, 1, 256)  # steps, batch, features
 INPUT_NAME = "input"
 OUTPUT_NAME = "output"
 FILES = ("model.onnx", "test_data_set_0/input_0.pb", "test_data_set_0/output_0.pb")
+
+class Sequence(torch.nn.Module):
+    """Two recurrent layers of 256 units over SEQUENCE_SHAPE: their output
+    sequence. The zero initial state is a buffer, so that the export holds it
+    as a constant rather than computing it from the input's shape."""
+
+    def __init__(self, cell):
+        super().__init__()
+        steps, batch, features = SEQUENCE_SHAPE
+        self.rnn = cell(features, 256, num_layers=2)
+        self.register_buffer("state", torch.zeros(2, batch, 256))
+
+    def forward(self, x):
+        lstm = isinstance(self.rnn, torch.nn.LSTM)
+        return self.rnn(x, (self.state, self.state) if lstm else self.state)[0]
+
 
 # Benchmark models; weights=None means torchvision's own random init.
 # GoogLeNet's init_weights=True uses torch.nn.init.trunc_normal_ in
@@ -64,7 +82,10 @@ MODELS = {
     "mobilenet_v2": lambda: tvm.mobilenet_v2(weights=None),
     "alexnet": lambda: tvm.alexnet(weights=None),
     "squeezenet1_0": lambda: tvm.squeezenet1_0(weights=None),
+    "lstm": lambda: Sequence(torch.nn.LSTM),
+    "gru": lambda: Sequence(torch.nn.GRU),
 }
+SEQUENCE_MODELS = {"lstm", "gru"}
 
 
 def build_model(name, seed, calibrate_bn=False):
@@ -91,10 +112,11 @@ def calibrate_batchnorm(model, seed, batch=8):
         model(x)
 
 
-def make_input(seed):
-    """A seeded N(0, 1) input, like a normalised image."""
+def make_input(name, seed):
+    """A seeded N(0, 1) input, like a normalised image (or sequence)."""
     gen = torch.Generator().manual_seed(seed)
-    return torch.randn(INPUT_SHAPE, generator=gen, dtype=torch.float32)
+    shape = SEQUENCE_SHAPE if name in SEQUENCE_MODELS else INPUT_SHAPE
+    return torch.randn(shape, generator=gen, dtype=torch.float32)
 
 
 def run_torch(model, x):
@@ -166,7 +188,7 @@ def export_one(name, out_dir, args):
     start = time.perf_counter()
     model = build_model(name, args.seed, not args.default_bn)
     params = sum(p.numel() for p in model.parameters())
-    x = make_input(args.seed)
+    x = make_input(name, args.seed)
     y = run_torch(model, x)
 
     tmp_dir = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out_dir))

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Compile-time, memory and code-size benchmarks of the torchvision models.
+"""Compile-time, memory and code-size benchmarks of the benchmark models.
 
 For each model (exported by export_models.py into OUT/models, kept between
 runs) and each mode (latency, throughput) this compiles it with the artifacts
@@ -36,7 +36,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODELS = ["resnet18", "vgg16", "googlenet", "mobilenet_v2", "alexnet", "squeezenet1_0"]
+MODELS = ["resnet18", "vgg16", "googlenet", "mobilenet_v2", "alexnet", "squeezenet1_0",
+          "lstm", "gru"]
 ARCH = {"vgg16": "chip-256.json"}
 # Issue 3: compile seconds and peak MiB, functional simulation seconds.
 TARGETS = {"resnet18": (2.0, 600.0, 10.0), "vgg16": (8.0, 1700.0, None)}
