@@ -238,7 +238,7 @@ llvm::Error Importer::importNode(const Node &node) {
   static const std::map<std::string, int64_t, std::less<>> since = {
       {"Add", 7}, {"Sub", 7}, {"Mul", 7}, {"Div", 7}, {"Gemm", 7},
       {"BatchNormalization", 7}, {"Reshape", 5}, {"Concat", 4}, {"Dropout", 7},
-      {"MatMul", 1}};
+      {"MatMul", 1}, {"RNN", 7}, {"GRU", 7}, {"LSTM", 7}};
   if (auto it = since.find(op); it != since.end() && model.opsetVersion < it->second)
     return failAt(node, formatv("{0} of opset {1} is not supported (pimc implements "
                                 "{0} from opset {2})",

@@ -17,14 +17,15 @@ def weights(name, shape, seed=0):
     return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
 
 
-def cell(op, steps=2, hidden=3, gates=1, inputs=("x", "w", "r", "b"), extra=(), **attrs):
+def cell(op, steps=2, hidden=3, gates=1, inputs=("x", "w", "r", "b"), extra=(), opset=14,
+         **attrs):
     """One `op` node of X [steps, 1, 2] and its Y_h [1, 1, hidden]."""
     inits = [weights("w", [1, gates * hidden, 2]), weights("r", [1, gates * hidden, hidden], 1),
              weights("b", [1, 2 * gates * hidden], 2), *extra]
     node = helper.make_node(op, list(inputs), ["", "y"], name="cell", hidden_size=hidden, **attrs)
     graph = helper.make_graph([node], "test", [tensor("x", [steps, 1, 2])],
                               [tensor("y", [1, 1, hidden])], initializer=inits)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
 
 
 def main():
@@ -38,6 +39,8 @@ def main():
         "lstm_clip": lambda: cell("LSTM", gates=4, clip=2.0),
         "lstm_input_forget": lambda: cell("LSTM", gates=4, input_forget=1),
         "rnn_softsign": lambda: cell("RNN", activations=["Softsign"]),
+        # Before opset 7, the cells had an output_sequence attribute.
+        "lstm_opset_6": lambda: cell("LSTM", gates=4, opset=6),
         "rnn_short_sequence": lambda: cell("RNN", inputs=("x", "w", "r", "b", "lengths"),
                                            extra=[lengths]),
     }
