@@ -853,11 +853,6 @@ llvm::Error Importer::importRecurrent(const Node &node, Location loc) {
         if (llvm::all_of(values->values(), [](float v) { return v == 0; }))
           continue;
     initial[k] = *value;
-    // buildRecurrent reads the states as [D, B, H].
-    if (cell.batchFirst)
-      initial[k] = builder.create<onnx::TransposeOp>(
-          loc, RankedTensorType::get({directions, batch, hidden}, builder.getF32Type()),
-          initial[k], builder.getDenseI64ArrayAttr({1, 0, 2}));
   }
   size_t outputs = cell.kind == RecurrentCell::Lstm ? 3 : 2;
   if (node.outputs.size() > outputs)

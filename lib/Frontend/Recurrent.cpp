@@ -127,6 +127,8 @@ private:
   const RecurrentCell &cell;
   const RecurrentOperands &operands;
   int64_t steps = 0, batch = 0;
+  /// The initial states as [D, B, H] (null when zero).
+  Value initialH, initialC;
 };
 } // namespace
 
@@ -169,8 +171,8 @@ SmallVector<Value> RecurrentBuilder::direction(Value xRows, int64_t d, Value &fi
                     name + "_P" + Twine(k));
   };
   Value peepholeInput = peephole(0), peepholeOutput = peephole(1), peepholeForget = peephole(2);
-  auto stateOf = [&](Value initial) { return initial ? row(initial, d) : Value(); };
-  Value h = stateOf(operands.initialH), c = stateOf(operands.initialC);
+  Value h = initialH ? row(initialH, d) : Value();
+  Value c = initialC ? row(initialC, d) : Value();
   ArrayRef<std::string> act =
       ArrayRef(cell.activations).slice(d * cell.activationsPerDirection(),
                                        cell.activationsPerDirection());
@@ -223,8 +225,14 @@ SmallVector<Value> RecurrentBuilder::direction(Value xRows, int64_t d, Value &fi
 
 SmallVector<Value, 3> RecurrentBuilder::build() {
   Value x = operands.x;
-  if (cell.batchFirst)
+  initialH = operands.initialH;
+  initialC = operands.initialC;
+  if (cell.batchFirst) {
     x = transpose(x, {1, 0, 2});
+    for (Value *state : {&initialH, &initialC})
+      if (*state)
+        *state = transpose(*state, {1, 0, 2});
+  }
   auto xType = cast<RankedTensorType>(x.getType());
   steps = xType.getDimSize(0);
   batch = xType.getDimSize(1);

@@ -8,7 +8,8 @@ from onnx import numpy_helper
 
 
 def write_case(out, model, inputs, expected):
-    """`inputs` is one array or a list of them, in the graph inputs' order."""
+    """`inputs` and `expected` are one array or a list of them, in the order
+    of the graph's inputs and outputs."""
     onnx.checker.check_model(model)
     data = os.path.join(out, "test_data_set_0")
     os.makedirs(data, exist_ok=True)
@@ -17,6 +18,7 @@ def write_case(out, model, inputs, expected):
         with open(os.path.join(data, f"input_{k}.pb"), "wb") as f:
             f.write(numpy_helper.from_array(array, model.graph.input[k].name)
                     .SerializeToString())
-    with open(os.path.join(data, "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(expected.astype(np.float32), "output")
-                .SerializeToString())
+    for k, array in enumerate(expected if isinstance(expected, list) else [expected]):
+        with open(os.path.join(data, f"output_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(array.astype(np.float32),
+                                            model.graph.output[k].name).SerializeToString())
