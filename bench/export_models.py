@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""Export the torchvision benchmark models to ONNX with random weights.
+"""Export the benchmark models to ONNX with random weights.
 
-Each model is built from torchvision with its own default initialisation
-(never pretrained, nothing is downloaded) after torch.manual_seed(SEED), put in
-eval mode (BatchNorm running stats calibrated, see below), exported with
-static shapes for a 1x3x224x224 input (or the shape INPUT_SHAPES gives),
-and written in the ONNX backend-test layout:
+Each model is built from torchvision (or torch.nn, for the sequence models)
+with its own default initialisation (never pretrained, nothing is downloaded)
+after torch.manual_seed(SEED), put in eval mode (BatchNorm running stats
+calibrated, see below), exported with static shapes for a 1x3x224x224 input
+(or the shape INPUT_SHAPES gives: the sequence models 32 steps of 256
+features, batch 1), and written in the
+ONNX backend-test layout:
 
     OUT/<name>/model.onnx
     OUT/<name>/test_data_set_0/input_0.pb    seeded N(0, 1) input, TensorProto
@@ -48,9 +50,26 @@ import torch
 import torchvision.models as tvm
 
 INPUT_SHAPE = (1, 3, 224, 224)
+SEQUENCE_SHAPE = (32, 1, 256)  # steps, batch, features
 INPUT_NAME = "input"
 OUTPUT_NAME = "output"
 FILES = ("model.onnx", "test_data_set_0/input_0.pb", "test_data_set_0/output_0.pb")
+
+class Sequence(torch.nn.Module):
+    """Two recurrent layers of 256 units over SEQUENCE_SHAPE: their output
+    sequence. The zero initial state is a buffer, so that the export holds it
+    as a constant rather than computing it from the input's shape."""
+
+    def __init__(self, cell):
+        super().__init__()
+        steps, batch, features = SEQUENCE_SHAPE
+        self.rnn = cell(features, 256, num_layers=2)
+        self.register_buffer("state", torch.zeros(2, batch, 256))
+
+    def forward(self, x):
+        lstm = isinstance(self.rnn, torch.nn.LSTM)
+        return self.rnn(x, (self.state, self.state) if lstm else self.state)[0]
+
 
 # Benchmark models; weights=None means torchvision's own random init.
 # GoogLeNet's init_weights=True uses torch.nn.init.trunc_normal_ in
@@ -66,6 +85,8 @@ MODELS = {
     "squeezenet1_0": lambda: tvm.squeezenet1_0(weights=None),
     "squeezenet1_1": lambda: tvm.squeezenet1_1(weights=None),
     "mobilenet_v3_large": lambda: tvm.mobilenet_v3_large(weights=None),
+    "lstm": lambda: Sequence(torch.nn.LSTM),
+    "gru": lambda: Sequence(torch.nn.GRU),
     # How compile time grows: twice the layers, or four times the pixels.
     "resnet34": lambda: tvm.resnet34(weights=None),
     "resnet50": lambda: tvm.resnet50(weights=None),
@@ -74,7 +95,8 @@ MODELS = {
     "resnet18_batch4": lambda: tvm.resnet18(weights=None),
 }
 # Models whose input is not one 224x224 image.
-INPUT_SHAPES = {"resnet18_448": (1, 3, 448, 448), "resnet18_batch4": (4, 3, 224, 224)}
+INPUT_SHAPES = {"resnet18_448": (1, 3, 448, 448), "resnet18_batch4": (4, 3, 224, 224),
+                "lstm": SEQUENCE_SHAPE, "gru": SEQUENCE_SHAPE}
 # Exported only when named: the default is the benchmark set.
 EXTRA = {"resnet34", "resnet50", "resnet18_448", "resnet18_batch4"}
 
@@ -108,7 +130,7 @@ def calibrate_batchnorm(model, seed, shape, batch=8):
 
 
 def make_input(seed, shape):
-    """A seeded N(0, 1) input, like a normalised image."""
+    """A seeded N(0, 1) input, like a normalised image (or sequence)."""
     gen = torch.Generator().manual_seed(seed)
     return torch.randn(shape, generator=gen, dtype=torch.float32)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Compile-time, memory and code-size benchmarks of the torchvision models.
+"""Compile-time, memory and code-size benchmarks of the benchmark models.
 
 For each model (exported by export_models.py into OUT/models, kept between
 runs) and each mode (latency, throughput) this compiles it with the artifacts
@@ -39,7 +39,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODELS = ["resnet18", "vgg16", "googlenet", "mobilenet_v2", "alexnet", "squeezenet1_0"]
+MODELS = ["resnet18", "vgg16", "googlenet", "mobilenet_v2", "alexnet", "squeezenet1_0",
+          "lstm", "gru"]
 # How compile time grows with the model: --models GROWTH... (latency mode);
 # each is compared with resnet18 when both are run.
 GROWTH = ["resnet34", "resnet50", "resnet18_448"]

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pimc/Frontend/OnnxImporter.h"
+#include "Recurrent.h"
 #include "pimc/Frontend/ShapeFolding.h"
 #include "pimc/Reference/Reference.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
@@ -69,6 +70,10 @@ private:
       return *init;
     return constantData(values.lookup(node.inputs[i]));
   }
+  /// RNN, GRU and LSTM, unrolled (Recurrent.h).
+  llvm::Error importRecurrent(const Node &node, Location loc);
+  /// The cell a recurrent node's attributes describe, when pimc builds it.
+  llvm::Expected<RecurrentCell> recurrentCell(const Node &node);
   Location locationOf(const Node &node);
 
   int64_t intAttr(const Node &node, StringRef name, int64_t fallback) {
@@ -338,11 +343,13 @@ llvm::Error Importer::importNode(const Node &node) {
   static const std::map<std::string, int64_t, std::less<>> since = {
       {"Add", 7}, {"Sub", 7}, {"Mul", 7}, {"Div", 7}, {"Gemm", 7},
       {"BatchNormalization", 7}, {"Reshape", 5}, {"Concat", 4}, {"Dropout", 7},
-      {"MatMul", 1}};
+      {"MatMul", 1}, {"RNN", 7}, {"GRU", 7}, {"LSTM", 7}};
   if (auto it = since.find(op); it != since.end() && model.opsetVersion < it->second)
     return failAt(node, formatv("{0} of opset {1} is not supported (pimc implements "
                                 "{0} from opset {2})",
                                 op, model.opsetVersion, it->second));
+  if (op == "RNN" || op == "GRU" || op == "LSTM")
+    return importRecurrent(node, loc);
   if (op == "Constant") {
     TensorData tensor;
     if (const frontend::Attribute *attr = node.attribute("value"); attr && attr->tensor) {
@@ -1033,6 +1040,162 @@ llvm::Error Importer::importNode(const Node &node) {
   if (!cast<RankedTensorType>((*types)[0]).getElementType().isF32())
     return failAt(node, "expects a float result");
   define(entry.build((*types)[0], in));
+  return llvm::Error::success();
+}
+
+llvm::Expected<RecurrentCell> Importer::recurrentCell(const Node &node) {
+  RecurrentCell cell;
+  cell.kind = node.opType == "RNN"   ? RecurrentCell::Rnn
+              : node.opType == "GRU" ? RecurrentCell::Gru
+                                     : RecurrentCell::Lstm;
+  cell.hidden = intAttr(node, "hidden_size", 0);
+  if (cell.hidden <= 0)
+    return failAt(node, "needs a positive hidden_size");
+  const frontend::Attribute *direction = node.attribute("direction");
+  StringRef directionName = direction ? StringRef(direction->s) : "forward";
+  if (directionName != "forward" && directionName != "reverse" &&
+      directionName != "bidirectional")
+    return failAt(node, formatv("direction '{0}' is not forward, reverse or bidirectional",
+                                directionName));
+  cell.forward = directionName != "reverse";
+  cell.reverse = directionName != "forward";
+  int64_t layout = intAttr(node, "layout", 0);
+  if (layout != 0 && layout != 1)
+    return failAt(node, formatv("layout {0} is not 0 or 1", layout));
+  cell.batchFirst = layout == 1;
+  cell.linearBeforeReset = intAttr(node, "linear_before_reset", 0) != 0;
+  // What the vector unit cannot compute, or pimc does not build, is refused.
+  for (StringRef name : {"clip", "activation_alpha", "activation_beta"})
+    if (node.attribute(name))
+      return failAt(node, formatv("the {0} attribute of {1} is not supported", name,
+                                  node.opType));
+  if (intAttr(node, "input_forget", 0))
+    return failAt(node, "input_forget (coupled input and forget gates) is not supported");
+  size_t perDirection = cell.activationsPerDirection();
+  if (const frontend::Attribute *activations = node.attribute("activations")) {
+    cell.activations = activations->strings;
+  } else {
+    static const char *const defaults[] = {"Sigmoid", "Tanh", "Tanh"};
+    for (int64_t d = 0; d < cell.directions(); ++d)
+      for (size_t k = 0; k < perDirection; ++k)
+        cell.activations.push_back(cell.kind == RecurrentCell::Rnn ? "Tanh" : defaults[k]);
+  }
+  if (cell.activations.size() != perDirection * cell.directions())
+    return failAt(node, formatv("has {0} activations; a {1} of {2} direction(s) takes {3}",
+                                cell.activations.size(), node.opType, cell.directions(),
+                                perDirection * cell.directions()));
+  for (const std::string &name : cell.activations)
+    if (name != "Sigmoid" && name != "Tanh" && name != "Relu")
+      return failAt(node, formatv("the activation {0} is not supported (the target's "
+                                  "vector unit has sigmoid, tanh and relu)",
+                                  name));
+  cell.sequence = !node.outputs.empty() && !node.outputs[0].empty();
+  cell.name = node.name.empty() ? node.opType + std::to_string(node.index) : node.name;
+  return cell;
+}
+
+llvm::Error Importer::importRecurrent(const Node &node, Location loc) {
+  llvm::Expected<RecurrentCell> parsed = recurrentCell(node);
+  if (!parsed)
+    return parsed.takeError();
+  const RecurrentCell &cell = *parsed;
+  llvm::Expected<Value> x = input(node, 0);
+  if (!x)
+    return x.takeError();
+  auto xType = cast<RankedTensorType>(x->getType());
+  if (xType.getRank() != 3 || !xType.getElementType().isF32())
+    return failAt(node, "X must be a 3-D float tensor");
+  int64_t steps = xType.getDimSize(cell.batchFirst ? 1 : 0);
+  int64_t batch = xType.getDimSize(cell.batchFirst ? 0 : 1);
+  int64_t directions = cell.directions(), gates = cell.gates(), hidden = cell.hidden;
+  // The weights' values (held while the unrolled form is built) and the
+  // shapes ONNX gives them.
+  std::optional<FloatData> data[4]; // W, R, B, P
+  const unsigned positions[4] = {1, 2, 3, 7};
+  const char *const names[4] = {"W", "R", "B", "P"};
+  SmallVector<int64_t> shapes[4] = {{directions, gates * hidden, xType.getDimSize(2)},
+                                    {directions, gates * hidden, hidden},
+                                    {directions, 2 * gates * hidden},
+                                    {directions, 3 * hidden}};
+  for (unsigned k = 0; k < 4; ++k) {
+    llvm::Expected<Value> value = k < 2 ? input(node, positions[k])
+                                        : optionalInput(node, positions[k]);
+    if (!value)
+      return value.takeError();
+    if (!*value)
+      continue;
+    if (k == 3 && cell.kind != RecurrentCell::Lstm)
+      return failAt(node, "takes at most 6 inputs");
+    auto type = cast<RankedTensorType>(value->getType());
+    if (type.getShape() != ArrayRef<int64_t>(shapes[k]))
+      return failAt(node, formatv("{0} has shape {1}; [{2:$[, ]}] is expected", names[k],
+                                  type, llvm::make_range(shapes[k].begin(), shapes[k].end())));
+    if (auto constant = value->getDefiningOp<onnx::ConstantOp>())
+      data[k] = FloatData::get(constant.getValue());
+    if (!data[k])
+      return failAt(node, formatv("{0} must be a float constant", names[k]));
+  }
+  // sequence_lens: sequences of the full length only.
+  llvm::Expected<Value> lengths = optionalInput(node, 4);
+  if (!lengths)
+    return lengths.takeError();
+  if (*lengths) {
+    auto constant = lengths->getDefiningOp<onnx::ConstantOp>();
+    std::optional<SmallVector<int64_t>> counts =
+        constant ? getIntValues(constant.getValue()) : std::nullopt;
+    if (!counts || llvm::any_of(*counts, [&](int64_t n) { return n != steps; }))
+      return failAt(node, formatv("sequence_lens must be a constant {0} (the full length) for "
+                                  "every sequence: shorter sequences are not supported",
+                                  steps));
+  }
+  // Initial states; zero ones are left out.
+  Value initial[2];
+  for (unsigned k = 0; k < 2; ++k) {
+    llvm::Expected<Value> value = optionalInput(node, 5 + k);
+    if (!value)
+      return value.takeError();
+    if (!*value)
+      continue;
+    if (k == 1 && cell.kind != RecurrentCell::Lstm)
+      return failAt(node, "takes at most 6 inputs");
+    SmallVector<int64_t> state = cell.batchFirst ? SmallVector<int64_t>{batch, directions, hidden}
+                                                 : SmallVector<int64_t>{directions, batch, hidden};
+    auto type = cast<RankedTensorType>(value->getType());
+    if (type.getShape() != ArrayRef<int64_t>(state) || !type.getElementType().isF32())
+      return failAt(node, formatv("{0} has type {1}; a float [{2:$[, ]}] is expected",
+                                  k ? "initial_c" : "initial_h", type,
+                                  llvm::make_range(state.begin(), state.end())));
+    if (auto constant = value->getDefiningOp<onnx::ConstantOp>())
+      if (std::optional<FloatData> values = FloatData::get(constant.getValue()))
+        if (llvm::all_of(values->values(), [](float v) { return v == 0; }))
+          continue;
+    initial[k] = *value;
+  }
+  size_t outputs = cell.kind == RecurrentCell::Lstm ? 3 : 2;
+  if (node.outputs.size() > outputs)
+    return failAt(node, formatv("has {0} outputs; {1} has at most {2}", node.outputs.size(),
+                                node.opType, outputs));
+  RecurrentOperands operands;
+  operands.x = *x;
+  for (auto [view, values] : llvm::zip(SmallVector<ArrayRef<float> *>{&operands.w, &operands.r,
+                                                                      &operands.b, &operands.p},
+                                       data))
+    if (values)
+      *view = values->values();
+  operands.initialH = initial[0];
+  operands.initialC = initial[1];
+  SmallVector<Value, 3> results = buildRecurrent(builder, loc, cell, operands);
+  for (auto [index, name] : llvm::enumerate(node.outputs)) {
+    if (name.empty())
+      continue;
+    llvm::Expected<RankedTensorType> type = resultType(node, index);
+    if (!type)
+      return type.takeError();
+    if (*type != results[index].getType())
+      return failAt(node, formatv("output '{0}' has type {1}, ONNX shape inference gives {2}",
+                                  name, results[index].getType(), *type));
+    values[name] = results[index];
+  }
   return llvm::Error::success();
 }
 

@@ -83,6 +83,10 @@ llvm::ArrayRef<unsigned> pimc::frontend::constantOperandIndices(llvm::StringRef 
       {"ConstantOfShape", {0}},
       {"Resize", {1, 2, 3}},
       {"Upsample", {1}},
+      // Weights, biases, sequence lengths and peepholes of recurrent cells.
+      {"RNN", {1, 2, 3, 4}},
+      {"GRU", {1, 2, 3, 4}},
+      {"LSTM", {1, 2, 3, 4, 7}},
       // The instruction set has no division: only a constant divisor, as a
       // multiplication by its reciprocal.
       {"Div", {1}}};
@@ -580,11 +584,12 @@ static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
         init->set_raw_data(std::string(
             reinterpret_cast<const char *>((*data)->floats.data()),
             (*data)->floats.size() * sizeof(float)));
-      else {
-        init->set_data_type(kInt64);
+      else if ((*data)->dataType == kInt32) // as the operator's type says (sequence_lens)
+        for (int64_t v : (*data)->ints)
+          init->add_int32_data(v);
+      else
         for (int64_t v : (*data)->ints)
           init->add_int64_data(v);
-      }
       bound.insert(name);
     }
   }

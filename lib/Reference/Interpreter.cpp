@@ -81,6 +81,7 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Expand", {2, 2, 1}},
     {"Gather", {2, 2, 1}},
     {"Flatten", {1, 1, 1}},
+    {"GRU", {3, 6, 2}},
     {"Gemm", {2, 3, 1}},
     {"GlobalAveragePool", {1, 1, 1}},
     {"GlobalMaxPool", {1, 1, 1}},
@@ -88,6 +89,7 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"HardSwish", {1, 1, 1}},
     {"Identity", {1, 1, 1}},
     {"LeakyRelu", {1, 1, 1}},
+    {"LSTM", {3, 8, 3}},
     {"MatMul", {2, 2, 1}},
     {"Max", {1, kVariadic, 1}},
     {"MaxPool", {1, 1, 2}},
@@ -107,6 +109,7 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"Relu", {1, 1, 1}},
     {"Reshape", {2, 2, 1}},
     {"Resize", {1, 4, 1}},
+    {"RNN", {3, 6, 2}},
     {"Sigmoid", {1, 1, 1}},
     {"Slice", {1, 5, 1}},
     {"SpaceToDepth", {1, 1, 1}},
@@ -148,6 +151,8 @@ private:
   llvm::Expected<Tensor> transposeNode(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> convNode(const Node &node, const Tensor &x);
   llvm::Expected<Tensor> convTransposeNode(const Node &node, const Tensor &x);
+  /// RNN, GRU and LSTM, which bind their outputs themselves.
+  llvm::Error recurrentNode(const Node &node, const Tensor &x);
   /// Input `i` as a float tensor; null for an omitted `optional` input.
   llvm::Expected<const Tensor *> floatInput(const Node &node, unsigned i,
                                             bool optional = false);
@@ -331,6 +336,8 @@ llvm::Error Interpreter::evaluate(const Node &node) {
     return x.takeError();
   if (node.opType == "Split")
     return evaluateSplit(node, **x);
+  if (node.opType == "RNN" || node.opType == "GRU" || node.opType == "LSTM")
+    return recurrentNode(node, **x);
   llvm::Expected<Tensor> result = compute(node, **x);
   if (!result)
     return result.takeError();
@@ -611,6 +618,54 @@ llvm::Expected<Tensor> Interpreter::convTransposeNode(const Node &node, const Te
   if (!attrs)
     return attrs.takeError();
   return convTranspose(x, **w, *b, *attrs);
+}
+
+llvm::Error Interpreter::recurrentNode(const Node &node, const Tensor &x) {
+  RecurrentAttrs attrs;
+  attrs.cell = node.opType == "RNN" ? Cell::Rnn : node.opType == "GRU" ? Cell::Gru : Cell::Lstm;
+  attrs.hiddenSize = intAttr(node, "hidden_size", 0);
+  std::string direction = stringAttr(node, "direction", "forward");
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+    return fail(formatv("direction '{0}' is not forward, reverse or bidirectional", direction));
+  attrs.forward = direction != "reverse";
+  attrs.reverse = direction != "forward";
+  if (const Attribute *activations = node.attribute("activations"))
+    attrs.activations = activations->strings;
+  attrs.linearBeforeReset = intAttr(node, "linear_before_reset", 0) != 0;
+  attrs.layout = intAttr(node, "layout", 0);
+  for (llvm::StringRef unsupported : {"clip", "activation_alpha", "activation_beta"})
+    if (node.attribute(unsupported))
+      return fail(formatv("the {0} attribute is unsupported", unsupported));
+  if (intAttr(node, "input_forget", 0))
+    return fail("input_forget is unsupported");
+  const Tensor *operands[6] = {}; // W, R, B, initial_h, initial_c, P
+  const unsigned positions[6] = {1, 2, 3, 5, 6, 7};
+  for (unsigned k = 0; k < 6; ++k) {
+    llvm::Expected<const Tensor *> operand =
+        floatInput(node, positions[k], /*optional=*/k >= 2);
+    if (!operand)
+      return operand.takeError();
+    operands[k] = *operand;
+  }
+  // sequence_lens: only sequences of the full length.
+  if (node.inputs.size() > 4 && !node.inputs[4].empty()) {
+    llvm::Expected<const IntTensor *> lengths = intInput(node, 4);
+    if (!lengths)
+      return lengths.takeError();
+    int64_t steps = x.shape.size() == 3 ? x.shape[attrs.layout == 1 ? 1 : 0] : 0;
+    if (llvm::any_of((*lengths)->data, [&](int64_t n) { return n != steps; }))
+      return fail("sequence_lens shorter than the sequence are unsupported");
+  }
+  llvm::Expected<RecurrentResult> result =
+      recurrent(x, *operands[0], *operands[1], operands[2], operands[3], operands[4],
+                operands[5], attrs);
+  if (!result)
+    return result.takeError();
+  Tensor *values[3] = {&result->y, &result->yH, &result->yC};
+  for (auto [name, value] : llvm::zip(node.outputs, values))
+    if (!name.empty())
+      bind(name, std::move(*value));
+  return llvm::Error::success();
 }
 
 /// MaxPool or AveragePool.

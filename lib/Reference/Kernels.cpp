@@ -1285,3 +1285,151 @@ llvm::Expected<Tensor> ref::batchNorm(const Tensor &x, const Tensor &scale,
   }
   return Tensor(x.shape, std::move(y));
 }
+
+/// One step of a recurrent cell's activation, by ONNX name.
+static llvm::Expected<float (*)(float)> activationOf(llvm::StringRef name) {
+  if (name == "Sigmoid")
+    return +[](float v) { return float(1 / (1 + std::exp(-(double)v))); };
+  if (name == "Tanh")
+    return +[](float v) { return std::tanh(v); };
+  if (name == "Relu")
+    return +[](float v) { return v < 0 ? 0.0f : v; };
+  return fail(formatv("the activation {0} is unsupported", name));
+}
+
+llvm::Expected<RecurrentResult>
+ref::recurrent(const Tensor &x, const Tensor &w, const Tensor &r, const Tensor *b,
+               const Tensor *initialH, const Tensor *initialC, const Tensor *p,
+               const RecurrentAttrs &attrs) {
+  int64_t gates = attrs.cell == Cell::Rnn ? 1 : attrs.cell == Cell::Gru ? 3 : 4;
+  size_t perDirection = attrs.cell == Cell::Rnn ? 1 : attrs.cell == Cell::Gru ? 2 : 3;
+  int64_t directions = attrs.forward + attrs.reverse;
+  int64_t hidden = attrs.hiddenSize;
+  if (x.shape.size() != 3)
+    return fail(formatv("X of shape {0} is not 3-D", str(x.shape)));
+  bool batchFirst = attrs.layout == 1;
+  int64_t steps = x.shape[batchFirst ? 1 : 0], batch = x.shape[batchFirst ? 0 : 1];
+  int64_t inputSize = x.shape[2];
+  std::vector<int64_t> stateShape = batchFirst
+                                        ? std::vector<int64_t>{batch, directions, hidden}
+                                        : std::vector<int64_t>{directions, batch, hidden};
+  struct Operand {
+    const Tensor *tensor;
+    const char *name;
+    std::vector<int64_t> shape;
+  };
+  for (const Operand &operand :
+       {Operand{&w, "W", {directions, gates * hidden, inputSize}},
+        Operand{&r, "R", {directions, gates * hidden, hidden}},
+        Operand{b, "B", {directions, 2 * gates * hidden}},
+        Operand{initialH, "initial_h", stateShape}, Operand{initialC, "initial_c", stateShape},
+        Operand{p, "P", {directions, 3 * hidden}}})
+    if (operand.tensor && operand.tensor->shape != operand.shape)
+      return fail(formatv("{0} of shape {1} should have shape {2}", operand.name,
+                          str(operand.tensor->shape), str(operand.shape)));
+  std::vector<std::string> names = attrs.activations;
+  if (names.empty())
+    for (int64_t d = 0; d < directions; ++d) {
+      names.push_back(attrs.cell == Cell::Rnn ? "Tanh" : "Sigmoid");
+      if (attrs.cell != Cell::Rnn)
+        names.push_back("Tanh");
+      if (attrs.cell == Cell::Lstm)
+        names.push_back("Tanh");
+    }
+  if (names.size() != perDirection * directions)
+    return fail(formatv("{0} activations given, {1} expected", names.size(),
+                        perDirection * directions));
+  std::vector<float (*)(float)> activations;
+  for (const std::string &name : names) {
+    llvm::Expected<float (*)(float)> f = activationOf(name);
+    if (!f)
+      return f.takeError();
+    activations.push_back(*f);
+  }
+  // Element (d, n, j) of a [D, B, H] state in the layout's order.
+  auto stateIndex = [&](int64_t d, int64_t n, int64_t j) {
+    return batchFirst ? (n * directions + d) * hidden + j : (d * batch + n) * hidden + j;
+  };
+  RecurrentResult result;
+  std::vector<int64_t> yShape = batchFirst
+                                    ? std::vector<int64_t>{batch, steps, directions, hidden}
+                                    : std::vector<int64_t>{steps, directions, batch, hidden};
+  result.y = Tensor::filled(yShape, 0);
+  result.yH = Tensor::filled(stateShape, 0);
+  result.yC = Tensor::filled(stateShape, 0);
+  for (int64_t d = 0; d < directions; ++d) {
+    bool backward = d == 1 || !attrs.forward;
+    auto f = activations[d * perDirection];
+    auto g = perDirection > 1 ? activations[d * perDirection + 1] : f;
+    auto h = perDirection > 2 ? activations[d * perDirection + 2] : f;
+    const float *wd = w.data.data() + d * gates * hidden * inputSize;
+    const float *rd = r.data.data() + d * gates * hidden * hidden;
+    auto bias = [&](int64_t k) { return b ? (double)b->data[d * 2 * gates * hidden + k] : 0.0; };
+    auto peephole = [&](int64_t k) { return p ? (double)p->data[d * 3 * hidden + k] : 0.0; };
+    for (int64_t n = 0; n < batch; ++n) {
+      std::vector<float> state(hidden), cell(hidden);
+      for (int64_t j = 0; j < hidden; ++j) {
+        state[j] = initialH ? initialH->data[stateIndex(d, n, j)] : 0;
+        cell[j] = initialC ? initialC->data[stateIndex(d, n, j)] : 0;
+      }
+      for (int64_t s = 0; s < steps; ++s) {
+        int64_t t = backward ? steps - 1 - s : s;
+        const float *xt = x.data.data() + (batchFirst ? n * steps + t : t * batch + n) * inputSize;
+        // Gate k's input part x W_k^T + Wb_k and recurrent part h R_k^T + Rb_k.
+        auto inputPart = [&](int64_t k) {
+          double sum = bias(k);
+          for (int64_t i = 0; i < inputSize; ++i)
+            sum += (double)xt[i] * wd[k * inputSize + i];
+          return sum;
+        };
+        auto recurrentPart = [&](int64_t k, const std::vector<float> &from) {
+          double sum = bias(gates * hidden + k);
+          for (int64_t i = 0; i < hidden; ++i)
+            sum += (double)from[i] * rd[k * hidden + i];
+          return sum;
+        };
+        std::vector<float> next(hidden), nextCell(hidden);
+        if (attrs.cell == Cell::Rnn) {
+          for (int64_t j = 0; j < hidden; ++j)
+            next[j] = f(float(inputPart(j) + recurrentPart(j, state)));
+        } else if (attrs.cell == Cell::Gru) { // gates z, r, h
+          std::vector<float> z(hidden), reset(hidden), resetState(hidden);
+          for (int64_t j = 0; j < hidden; ++j) {
+            z[j] = f(float(inputPart(j) + recurrentPart(j, state)));
+            reset[j] = f(float(inputPart(hidden + j) + recurrentPart(hidden + j, state)));
+            resetState[j] = reset[j] * state[j];
+          }
+          for (int64_t j = 0; j < hidden; ++j) {
+            int64_t k = 2 * hidden + j;
+            double candidate = attrs.linearBeforeReset
+                                   ? inputPart(k) + reset[j] * recurrentPart(k, state)
+                                   : inputPart(k) + recurrentPart(k, resetState);
+            float c = g(float(candidate));
+            next[j] = (1 - z[j]) * c + z[j] * state[j];
+          }
+        } else { // gates i, o, f, c; peepholes i, o, f
+          for (int64_t j = 0; j < hidden; ++j) {
+            float in = f(float(inputPart(j) + recurrentPart(j, state) + peephole(j) * cell[j]));
+            float forget = f(float(inputPart(2 * hidden + j) + recurrentPart(2 * hidden + j, state) +
+                                   peephole(2 * hidden + j) * cell[j]));
+            float candidate = g(float(inputPart(3 * hidden + j) + recurrentPart(3 * hidden + j, state)));
+            nextCell[j] = forget * cell[j] + in * candidate;
+            float out = f(float(inputPart(hidden + j) + recurrentPart(hidden + j, state) +
+                                peephole(hidden + j) * nextCell[j]));
+            next[j] = out * h(nextCell[j]);
+          }
+          cell = nextCell;
+        }
+        state = next;
+        for (int64_t j = 0; j < hidden; ++j)
+          result.y.data[batchFirst ? ((n * steps + t) * directions + d) * hidden + j
+                                   : ((t * directions + d) * batch + n) * hidden + j] = state[j];
+      }
+      for (int64_t j = 0; j < hidden; ++j) {
+        result.yH.data[stateIndex(d, n, j)] = state[j];
+        result.yC.data[stateIndex(d, n, j)] = cell[j];
+      }
+    }
+  }
+  return result;
+}

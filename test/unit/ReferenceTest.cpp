@@ -770,7 +770,9 @@ bool isCovered(llvm::StringRef name) {
       "test_depthtospace",  "test_spacetodepth",
       "test_resize_",       "test_upsample_nearest",
       "test_range_float_type_positive_delta",
-      "test_constantofshape_float_ones"};
+      "test_constantofshape_float_ones",
+      "test_rnn_",          "test_simple_rnn_",
+      "test_gru_",          "test_lstm_"};
   return name == "test_constant" || name == "test_neg" || name == "test_neg_example" ||
          (!name.starts_with("test_matmulinteger") &&
           llvm::any_of(kPrefixes,
@@ -875,8 +877,8 @@ llvm::Error runDataSet(const std::string &dir, const std::string &dataSet) {
       return data.takeError();
     // TensorData holds no values of other types (int8 Clip bounds, uint8
     // divisors): they stay graph inputs, which run() rejects by type.
-    if (data->dataType != frontend::kFloat &&
-        data->dataType != frontend::kInt64)
+    if (data->dataType != frontend::kFloat && data->dataType != frontend::kInt64 &&
+        data->dataType != frontend::kInt32)
       return std::nullopt;
     bound.push_back(k);
     return std::optional<frontend::TensorData>(std::move(*data));
@@ -984,3 +986,98 @@ TEST(ReferenceNodeTests, AreInstalled) {
       << "no ONNX node tests under " PIMC_ONNX_NODE_TESTS;
 }
 } // namespace
+
+namespace {
+/// A relu RNN of one unit: W = 2, R = 0.5, Wb = 1 (both directions), over
+/// X = [1, 2] (T = 2, B = 1).
+RecurrentResult reluRnn(bool forward, bool reverse) {
+  RecurrentAttrs attrs;
+  attrs.hiddenSize = 1;
+  attrs.forward = forward;
+  attrs.reverse = reverse;
+  int64_t directions = forward + reverse;
+  attrs.activations.assign(directions, "Relu");
+  Tensor x({2, 1, 1}, {1, 2});
+  Tensor w = Tensor::filled({directions, 1, 1}, 2);
+  Tensor r = Tensor::filled({directions, 1, 1}, 0.5);
+  Tensor b({directions, 2}, std::vector<float>(directions == 2 ? 4 : 2, 0));
+  for (int64_t d = 0; d < directions; ++d)
+    b.data[2 * d] = 1;
+  return take(recurrent(x, w, r, &b, nullptr, nullptr, nullptr, attrs));
+}
+} // namespace
+
+TEST(ReferenceKernels, RnnForwardReverseAndBidirectional) {
+  // Forward: h0 = relu(2 + 1) = 3, h1 = relu(4 + 1 + 0.5 * 3) = 6.5.
+  RecurrentResult forward = reluRnn(true, false);
+  EXPECT_EQ(forward.y.shape, (std::vector<int64_t>{2, 1, 1, 1}));
+  EXPECT_EQ(forward.y.data, (std::vector<float>{3, 6.5}));
+  EXPECT_EQ(forward.yH.data, (std::vector<float>{6.5}));
+  // Reverse, from the last step: h1 = relu(4 + 1) = 5, h0 = relu(2 + 1 +
+  // 0.5 * 5) = 5.5, which is Y_h.
+  RecurrentResult reverse = reluRnn(false, true);
+  EXPECT_EQ(reverse.y.data, (std::vector<float>{5.5, 5}));
+  EXPECT_EQ(reverse.yH.data, (std::vector<float>{5.5}));
+  // Both: Y is [T, D, B, H], Y_h [D, B, H].
+  RecurrentResult both = reluRnn(true, true);
+  EXPECT_EQ(both.y.shape, (std::vector<int64_t>{2, 2, 1, 1}));
+  EXPECT_EQ(both.y.data, (std::vector<float>{3, 5.5, 6.5, 5}));
+  EXPECT_EQ(both.yH.data, (std::vector<float>{6.5, 5.5}));
+}
+
+TEST(ReferenceKernels, GruLinearBeforeResetMovesTheRecurrentBias) {
+  // z and r have zero weights: sigmoid(0) = 0.5. The candidate's W = 2,
+  // R = 1, Rb = 2; x = 1, h = 2, activations sigmoid and relu.
+  RecurrentAttrs attrs;
+  attrs.cell = Cell::Gru;
+  attrs.hiddenSize = 1;
+  attrs.activations = {"Sigmoid", "Relu"};
+  Tensor x({1, 1, 1}, {1});
+  Tensor w({1, 3, 1}, {0, 0, 2});
+  Tensor r({1, 3, 1}, {0, 0, 1});
+  Tensor b({1, 6}, {0, 0, 0, 0, 0, 2});
+  Tensor h({1, 1, 1}, {2});
+  // n = relu(2 + (0.5 * 2) * 1 + 2) = 5; h = 0.5 * 5 + 0.5 * 2 = 3.5.
+  RecurrentResult after = take(recurrent(x, w, r, &b, &h, nullptr, nullptr, attrs));
+  EXPECT_EQ(after.yH.data, (std::vector<float>{3.5}));
+  // n = relu(2 + 0.5 * (2 * 1 + 2)) = 4; h = 0.5 * 4 + 0.5 * 2 = 3.
+  attrs.linearBeforeReset = true;
+  RecurrentResult before = take(recurrent(x, w, r, &b, &h, nullptr, nullptr, attrs));
+  EXPECT_EQ(before.yH.data, (std::vector<float>{3}));
+}
+
+TEST(ReferenceKernels, LstmCellStateAndBatchFirstLayout) {
+  // Gates i, o, f have zero weights (0.5 each); the candidate's W = 2 with
+  // relu: c = 0.5 * c0 + 0.5 * relu(2 x), h = 0.5 * relu(c). Two sequences
+  // of one step, batch-first: x = 1 and 3, c0 = 4 and 0.
+  RecurrentAttrs attrs;
+  attrs.cell = Cell::Lstm;
+  attrs.hiddenSize = 1;
+  attrs.activations = {"Sigmoid", "Relu", "Relu"};
+  attrs.layout = 1;
+  Tensor x({2, 1, 1}, {1, 3});
+  Tensor w({1, 4, 1}, {0, 0, 0, 2});
+  Tensor r = Tensor::filled({1, 4, 1}, 0);
+  Tensor c({2, 1, 1}, {4, 0});
+  RecurrentResult result = take(recurrent(x, w, r, nullptr, nullptr, &c, nullptr, attrs));
+  // c = 2 + 1 = 3 and 0 + 3 = 3; h = 1.5 both.
+  EXPECT_EQ(result.y.shape, (std::vector<int64_t>{2, 1, 1, 1}));
+  EXPECT_EQ(result.yC.data, (std::vector<float>{3, 3}));
+  EXPECT_EQ(result.yH.data, (std::vector<float>{1.5, 1.5}));
+  EXPECT_EQ(result.yH.shape, (std::vector<int64_t>{2, 1, 1}));
+}
+
+TEST(ReferenceKernels, RecurrentRejectsWrongShapesAndActivations) {
+  RecurrentAttrs attrs;
+  attrs.hiddenSize = 2;
+  Tensor x({1, 1, 1}, {1});
+  Tensor w = Tensor::filled({1, 2, 1}, 0), r = Tensor::filled({1, 2, 2}, 0);
+  Tensor wrongR = Tensor::filled({1, 2, 1}, 0);
+  EXPECT_NE(errorMessage(recurrent(x, w, wrongR, nullptr, nullptr, nullptr, nullptr, attrs))
+                .find("R of shape [1, 2, 1] should have shape [1, 2, 2]"),
+            std::string::npos);
+  attrs.activations = {"Softsign"};
+  EXPECT_NE(errorMessage(recurrent(x, w, r, nullptr, nullptr, nullptr, nullptr, attrs))
+                .find("the activation Softsign is unsupported"),
+            std::string::npos);
+}

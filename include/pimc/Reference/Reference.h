@@ -242,6 +242,31 @@ llvm::Expected<Tensor> batchNorm(const Tensor &x, const Tensor &scale,
                                  const Tensor &bias, const Tensor &mean,
                                  const Tensor &variance, float epsilon);
 
+/// ONNX RNN, GRU and LSTM over full-length sequences.
+enum class Cell { Rnn, Gru, Lstm };
+struct RecurrentAttrs {
+  Cell cell = Cell::Rnn;
+  int64_t hiddenSize = 0;
+  /// Whether the forward, the reverse or both directions (in that order) run.
+  bool forward = true, reverse = false;
+  /// The cell's activations (RNN f; GRU f, g; LSTM f, g, h) for each
+  /// direction, by ONNX name: Sigmoid, Tanh or Relu.
+  std::vector<std::string> activations;
+  bool linearBeforeReset = false;
+  /// 0: X is [T, B, I]; 1: X is [B, T, I] (and the outputs batch-first too).
+  int64_t layout = 0;
+};
+/// The outputs Y, Y_h and (LSTM) Y_c.
+struct RecurrentResult {
+  Tensor y, yH, yC;
+};
+/// W, R, B, initial_h, initial_c and P have ONNX's shapes; b, initialH,
+/// initialC and p may be null (zeros).
+llvm::Expected<RecurrentResult> recurrent(const Tensor &x, const Tensor &w, const Tensor &r,
+                                          const Tensor *b, const Tensor *initialH,
+                                          const Tensor *initialC, const Tensor *p,
+                                          const RecurrentAttrs &attrs);
+
 /// Runs `model` on `inputs` (one per graph input, in order) and returns one
 /// tensor per graph output. Errors name the node.
 llvm::Expected<std::vector<Tensor>> run(const frontend::Model &model,
