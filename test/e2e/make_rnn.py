@@ -15,11 +15,16 @@ usage: make_rnn.py OUT_DIR {lstm,gru,rnn} [--input N] [--hidden N] [--layers N]
 """
 import argparse
 import io
+import warnings
 
 import onnx
 import torch
 
 from case import write_case
+
+# torch's exporter warns of batch sizes and constants' shapes for every
+# recurrent layer; the validation checks what it exported.
+warnings.filterwarnings("ignore", category=UserWarning, module="torch")
 
 CELLS = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU, "rnn": torch.nn.RNN}
 
