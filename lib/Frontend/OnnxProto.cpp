@@ -520,6 +520,36 @@ static llvm::Expected<ModelFile> parseModelFile(llvm::StringRef path) {
   return model;
 }
 
+/// Node `index` of a graph, as much of it as its description needs.
+static Node describedNode(const onnx::NodeProto &proto, int index) {
+  Node node;
+  node.name = proto.name();
+  node.opType = proto.op_type();
+  node.index = index;
+  return node;
+}
+
+/// pimc supports no control flow: graphs inside nodes (the branches of If,
+/// the bodies of Loop and Scan) are refused before the checker or shape
+/// inference reads them, since pimc's checks of attributes and shapes see
+/// only the top-level graph. So are model-local functions, whose bodies
+/// shape inference expands with the attributes of the calling node.
+static llvm::Error refuseSubgraphs(const onnx::ModelProto &proto, llvm::StringRef path) {
+  if (proto.functions_size())
+    return fail(formatv("'{0}' defines functions ('{1}' first); pimc supports operators "
+                        "of the default ONNX domain only",
+                        path, proto.functions(0).name()));
+  const onnx::GraphProto &graph = proto.graph();
+  for (int n = 0; n < graph.node_size(); ++n)
+    for (const onnx::AttributeProto &attr : graph.node(n).attribute())
+      if (attr.type() == onnx::AttributeProto::GRAPH ||
+          attr.type() == onnx::AttributeProto::GRAPHS || attr.has_g() || attr.graphs_size())
+        return fail(formatv("'{0}': node {1}: attribute '{2}' is a graph; pimc supports no "
+                            "control flow (If, Loop, Scan)",
+                            path, describedNode(graph.node(n), n).describe(), attr.name()));
+  return llvm::Error::success();
+}
+
 /// Binds graph inputs that must be constants, as the binder decides.
 static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
                                       ConstantInputBinder binder) {
@@ -542,10 +572,7 @@ static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
       auto it = inputIndex.find(name);
       if (it == inputIndex.end() || bound.count(name))
         continue;
-      Node node;
-      node.name = nodeProto.name();
-      node.opType = nodeProto.op_type();
-      node.index = n;
+      Node node = describedNode(nodeProto, n);
       const onnx::ValueInfoProto *inputProto = nullptr;
       for (const auto &input : graph->input())
         if (input.name() == name)
@@ -673,10 +700,7 @@ static llvm::Error checkAttributes(const onnx::GraphProto &graph, llvm::StringRe
   constexpr int64_t kMaxWindow = kMaxTensorElements;
   for (int n = 0; n < graph.node_size(); ++n) {
     const onnx::NodeProto &proto = graph.node(n);
-    Node node;
-    node.name = proto.name();
-    node.opType = proto.op_type();
-    node.index = n;
+    Node node = describedNode(proto, n);
     const std::string &op = proto.op_type();
     bool window = op == "Conv" || op == "MaxPool" || op == "AveragePool";
     for (const onnx::AttributeProto &attr : proto.attribute()) {
@@ -725,6 +749,8 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
   if (!file)
     return file.takeError();
   onnx::ModelProto &proto = *file->proto;
+  if (llvm::Error e = refuseSubgraphs(proto, path))
+    return std::move(e);
   std::vector<std::string> declaredInputs;
   {
     std::set<std::string> initialized;
