@@ -340,7 +340,7 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
   llvm::sys::path::append(networkPath, arch.networkFile);
   std::unique_ptr<llvm::MemoryBuffer> networkBuffer;
   if (!networkText) {
-    auto buffer = readRegularFile(networkPath);
+    auto buffer = readNetworkFile(directory, arch.networkFile);
     if (!buffer)
       return invalid(name, "cannot read the network file: " +
                                llvm::toString(buffer.takeError()));
@@ -357,6 +357,16 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
     return std::move(e);
   arch.path = name.str();
   return arch;
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+Arch::readNetworkFile(llvm::StringRef directory, llvm::StringRef networkFile) {
+  llvm::SmallString<256> path(directory.empty() ? "." : directory);
+  llvm::sys::path::append(path, networkFile);
+  llvm::Expected<std::string> realPath = realPathInside(path, directory.empty() ? "." : directory);
+  if (!realPath)
+    return realPath.takeError();
+  return readRegularFile(*realPath);
 }
 
 llvm::Expected<Arch> Arch::load(llvm::StringRef path) {

@@ -433,24 +433,16 @@ static llvm::Expected<FileSpan> externalSpan(const onnx::TensorProto &tensor,
     directory = ".";
   llvm::SmallString<256> file(directory);
   llvm::sys::path::append(file, location);
-  llvm::SmallString<256> realDirectory, realFile;
-  if (std::error_code ec = llvm::sys::fs::real_path(file, realFile))
-    return failHere("cannot read the external data file '" + file + "': " + ec.message());
-  if (std::error_code ec = llvm::sys::fs::real_path(directory, realDirectory))
-    return failHere("cannot resolve the model's directory '" + directory + "': " +
-                    ec.message());
-  if (!llvm::sys::path::is_separator(realDirectory.back()))
-    realDirectory.push_back('/');
-  if (!llvm::StringRef(realFile).starts_with(realDirectory))
-    return failHere("the external data file '" + file + "' is a link out of the model's "
-                    "directory");
-  if (llvm::Error e = checkRegularFile(realFile))
+  llvm::Expected<std::string> realFile = realPathInside(file, directory);
+  if (!realFile)
+    return failHere("external data: " + llvm::toString(realFile.takeError()));
+  if (llvm::Error e = checkRegularFile(*realFile))
     return failHere(llvm::toString(std::move(e)));
   uint64_t fileSize = 0;
-  if (std::error_code ec = llvm::sys::fs::file_size(realFile, fileSize))
+  if (std::error_code ec = llvm::sys::fs::file_size(*realFile, fileSize))
     return failHere("cannot read '" + file + "': " + ec.message());
   FileSpan span;
-  span.file = realFile.str().str();
+  span.file = *realFile;
   if (offsetText && llvm::StringRef(*offsetText).getAsInteger(10, span.offset))
     return failHere("its external data offset '" + *offsetText + "' is not a number");
   if (span.offset > fileSize)

@@ -31,6 +31,9 @@ def main():
     elif case == "input_fifo":
         os.remove(os.path.join(out, "input_0.pb"))
         os.mkfifo(os.path.join(out, "input_0.pb"))
+    elif case == "input_device":
+        os.remove(os.path.join(out, "input_0.pb"))
+        os.symlink("/dev/zero", os.path.join(out, "input_0.pb"))
     else:
         raise SystemExit("unknown case " + case)
     if manifest is not None:

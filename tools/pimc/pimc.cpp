@@ -19,6 +19,7 @@
 #include "pimc/Support/Version.h"
 #include "pimc/Simulator/Simulator.h"
 #include "pimc/Simulator/Timing.h"
+#include "pimc/Support/InputLimits.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "mlir/IR/AsmState.h"
@@ -450,10 +451,10 @@ static int runArch() {
   std::string referenceJson = Arch::builtinDefaultJson().str();
   std::string referenceName = "built-in chip-144";
   if (!archReference.empty()) {
-    auto buffer = llvm::MemoryBuffer::getFile(archReference);
+    auto buffer = readRegularFile(archReference);
     if (!buffer)
       return error("cannot read architecture file '" + archReference +
-                   "': " + buffer.getError().message());
+                   "': " + llvm::toString(buffer.takeError()));
     referenceJson = (*buffer)->getBuffer().str();
     referenceName = archReference;
   }

@@ -11,12 +11,14 @@
 #define PIMC_SUPPORT_INPUTLIMITS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <cstdint>
 #include <optional>
@@ -53,6 +55,25 @@ inline llvm::Error checkRegularFile(const llvm::Twine &path) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot read '" + path + "': not a regular file");
   return llvm::Error::success();
+}
+
+/// `file` with every symlink resolved, which must lie inside `directory`
+/// (resolved too): what pimc reads beside a model or an architecture file
+/// is copied into programs, so a link out of that directory is refused.
+inline llvm::Expected<std::string> realPathInside(const llvm::Twine &file,
+                                                 const llvm::Twine &directory) {
+  llvm::SmallString<256> realFile, realDirectory;
+  if (std::error_code ec = llvm::sys::fs::real_path(file, realFile))
+    return llvm::createStringError(ec, "cannot read '" + file + "': " + ec.message());
+  if (std::error_code ec = llvm::sys::fs::real_path(directory, realDirectory))
+    return llvm::createStringError(ec, "cannot read '" + directory + "': " + ec.message());
+  if (!llvm::sys::path::is_separator(realDirectory.back()))
+    realDirectory.push_back('/');
+  if (!llvm::StringRef(realFile).starts_with(realDirectory))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'" + file + "' is a link out of its directory (to '" +
+                                       realFile + "')");
+  return realFile.str().str();
 }
 
 /// The contents of the regular file `path`.
