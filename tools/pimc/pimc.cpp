@@ -239,9 +239,9 @@ static int writeTraceOf(llvm::StringRef directory) {
   llvm::Expected<ProgramTimeline> timeline = replayTimeline(directory);
   if (!timeline)
     return error(llvm::toString(timeline.takeError()));
-  llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, kTraceFile);
-  if (llvm::Error e = writeTrace(*timeline, path))
+  std::string path = join(directory, kTraceFile);
+  if (llvm::Error e = writeProgramViews(directory, {kTraceFile},
+                                        [&] { return writeTrace(*timeline, path); }))
     return error(llvm::toString(std::move(e)));
   llvm::outs() << "wrote " << path << "\n";
   return 0;
@@ -372,18 +372,28 @@ static int runReport() {
     return error(llvm::toString(report.takeError()));
   printReport(*report, llvm::outs());
   if (csv) {
-    if (llvm::Error e = writeCsvTables(*report, programDir))
+    std::vector<std::string> tables(std::begin(kCsvFiles), std::end(kCsvFiles));
+    if (llvm::Error e = writeProgramViews(programDir, tables, [&] {
+          return writeCsvTables(*report, programDir);
+        }))
       return error(llvm::toString(std::move(e)));
     llvm::outs() << "wrote " << programDir << "/layers.csv, cores.csv, stages.csv\n";
   }
   if (html.getNumOccurrences()) {
-    llvm::SmallString<256> path(html);
-    if (path.empty())
-      llvm::sys::path::append(path, programDir, kHtmlFile);
+    std::string path = html.empty() ? join(programDir, kHtmlFile) : html.getValue();
     llvm::Expected<ProgramTimeline> timeline = replayTimeline(programDir);
     if (!timeline)
       return error(llvm::toString(timeline.takeError()));
-    if (llvm::Error e = writeHtmlReport(*report, *timeline, path))
+    auto writePage = [&] { return writeHtmlReport(*report, *timeline, path); };
+    // A page in the program's directory goes with the program.
+    llvm::StringRef parent = llvm::sys::path::parent_path(path);
+    bool inProgram = false;
+    if (llvm::sys::fs::equivalent(parent.empty() ? "." : parent, programDir, inProgram))
+      inProgram = false;
+    if (llvm::Error e = inProgram ? writeProgramViews(programDir,
+                                                      {llvm::sys::path::filename(path).str()},
+                                                      writePage)
+                                  : writePage())
       return error(llvm::toString(std::move(e)));
     llvm::outs() << "wrote " << path << "\n";
   }
