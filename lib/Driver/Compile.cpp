@@ -300,12 +300,9 @@ std::unique_ptr<Pass> stagePass(StringRef stage, const CompileOptions &options);
 /// The passes of a stage after import (canonicalization is a small group).
 void addStagePasses(PassManager &pm, StringRef stage, const CompileOptions &options) {
   if (stage == "canonicalize") {
-    OpPassManager &func = pm.nest<func::FuncOp>();
-    func.addPass(onnx::createOnnxCanonicalize());
-    func.addPass(onnx::createOnnxChannelsLast());
-    func.addPass(onnx::createOnnxCanonicalize());
-    if (options.packPixels)
-      func.addPass(onnx::createOnnxPackPixels(onnx::OnnxPackPixelsOptions{options.archPath}));
+    onnx::addCanonicalizationPasses(pm.nest<func::FuncOp>(),
+                                    options.packPixels ? std::optional(options.archPath)
+                                                       : std::nullopt);
     return;
   }
   // Looping programs assemble their buffers where the pieces arrive, in
