@@ -19,7 +19,7 @@ llvm::Expected<Object> pimc::readReport(llvm::StringRef outputDir) {
   llvm::SmallString<256> path(outputDir);
   if (!llvm::StringRef(path).ends_with(".json"))
     llvm::sys::path::append(path, kReportFile);
-  auto buffer = readRegularFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
   if (!buffer)
     return buffer.takeError();
   llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth((*buffer)->getBuffer());

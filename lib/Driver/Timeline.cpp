@@ -58,7 +58,7 @@ static llvm::Error readNodeMarks(llvm::StringRef directory, std::vector<std::str
   std::string path = inDirectory(directory, kNodesFile);
   if (!llvm::sys::fs::exists(path))
     return llvm::Error::success();
-  auto buffer = readRegularFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
   if (!buffer)
     return buffer.takeError();
   llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth((*buffer)->getBuffer());

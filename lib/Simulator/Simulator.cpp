@@ -379,7 +379,7 @@ static llvm::Error loadCore(const CoreContext &ctx, const std::string &path, Cor
 /// agree with the manifest. Returns core_cnt.
 static llvm::Expected<int64_t> readConfig(llvm::StringRef directory, const Manifest &m) {
   std::string path = join(directory, kInstructionConfigFile);
-  auto buffer = readRegularFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
   if (!buffer)
     return buffer.takeError();
   llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth((*buffer)->getBuffer());

@@ -461,7 +461,8 @@ static int runArch() {
   std::string referenceJson = Arch::builtinDefaultJson().str();
   std::string referenceName = "built-in chip-144";
   if (!archReference.empty()) {
-    auto buffer = readRegularFile(archReference);
+    auto buffer =
+        readRegularFile(archReference, /*requiresNullTerminator=*/true, Arch::kMaxFileBytes);
     if (!buffer)
       return error("cannot read architecture file '" + archReference +
                    "': " + llvm::toString(buffer.takeError()));

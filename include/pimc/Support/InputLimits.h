@@ -33,6 +33,10 @@ constexpr int64_t kMaxTensorElements = int64_t(1) << 28;
 /// (llvm::json::parse recurses once a level).
 constexpr int64_t kMaxJsonDepth = 256;
 
+/// The largest JSON file of a program directory pimc reads (manifest,
+/// config, nodes, report): larger ones are refused before they are read.
+constexpr uint64_t kMaxJsonFileBytes = uint64_t(1) << 29;
+
 /// The product of `dims`, or nothing when a dimension is negative or the
 /// product exceeds `limit` (computed without overflow).
 inline std::optional<int64_t> boundedProduct(llvm::ArrayRef<int64_t> dims,
@@ -76,11 +80,20 @@ inline llvm::Expected<std::string> realPathInside(const llvm::Twine &file,
   return realFile.str().str();
 }
 
-/// The contents of the regular file `path`.
+/// The contents of the regular file `path`, of at most `maxBytes` bytes.
 inline llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-readRegularFile(const llvm::Twine &path, bool requiresNullTerminator = true) {
+readRegularFile(const llvm::Twine &path, bool requiresNullTerminator = true,
+                uint64_t maxBytes = UINT64_MAX) {
   if (llvm::Error e = checkRegularFile(path))
     return std::move(e);
+  uint64_t size = 0;
+  if (std::error_code ec = llvm::sys::fs::file_size(path, size))
+    return llvm::createStringError(ec, "cannot read '" + path + "': " + ec.message());
+  if (size > maxBytes)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot read '" + path + "': it has " + llvm::Twine(size) +
+                                       " bytes, more than the " + llvm::Twine(maxBytes) +
+                                       " such a file may have");
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, requiresNullTerminator);
   if (!buffer)
     return llvm::createStringError(buffer.getError(), "cannot read '" + path +

@@ -155,7 +155,7 @@ std::string pimc::join(llvm::StringRef directory, llvm::StringRef file) {
 
 /// The JSON of file `path`, or nothing when it is not a readable object.
 static std::optional<llvm::json::Object> readJsonObject(llvm::StringRef path) {
-  auto buffer = readRegularFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
   if (!buffer) {
     llvm::consumeError(buffer.takeError());
     return std::nullopt;
@@ -472,7 +472,7 @@ static bool readLocations(const Object &root, llvm::StringRef key, Reader &reade
 llvm::Expected<Manifest> Manifest::read(llvm::StringRef directory) {
   llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, kManifestFile);
-  auto buffer = readRegularFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
   if (!buffer)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    llvm::toString(buffer.takeError()) + " (is '" + directory +

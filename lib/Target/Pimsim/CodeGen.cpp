@@ -620,13 +620,14 @@ llvm::Error writeArch(const Arch &arch, StringRef directory) {
                                   arch.globalMemorySwitchId);
   } else {
     // Read as Arch::load read them: they may have changed since.
-    auto buffer = readRegularFile(arch.path);
+    auto buffer = readRegularFile(arch.path, /*requiresNullTerminator=*/true, Arch::kMaxFileBytes);
     if (!buffer)
       return fail("cannot read architecture file '" + arch.path +
                   "': " + llvm::toString(buffer.takeError()));
     archText = (*buffer)->getBuffer().str();
     auto networkBuffer =
-        Arch::readNetworkFile(llvm::sys::path::parent_path(arch.path), arch.networkFile);
+        Arch::readNetworkFile(llvm::sys::path::parent_path(arch.path), arch.networkFile,
+                              arch.coreCount);
     if (!networkBuffer)
       return fail("cannot read the network file of '" + arch.path +
                   "': " + llvm::toString(networkBuffer.takeError()));
