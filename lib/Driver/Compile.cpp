@@ -1011,10 +1011,11 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
   if (!options.emitMlirAfter.empty() || options.outputDir.empty())
     return compileInto(options, preloaded);
   // Written into a directory of this run inside the output directory, and
-  // moved in when complete.
+  // moved in when complete. A directory pimc cannot use is the user's to
+  // fix, not pimc's bug.
   llvm::Expected<std::unique_ptr<OutputDirectory>> out = OutputDirectory::open(options.outputDir);
   if (!out)
-    return out.takeError();
+    return withKind(out.takeError(), ErrorKind::InvalidInput);
   CompileOptions staged = options;
   staged.outputDir = (*out)->staging().str();
   llvm::Expected<Object> report = compileInto(staged, preloaded);
@@ -1026,6 +1027,6 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     return makeError(kind, message);
   }
   if (llvm::Error e = (*out)->commit())
-    return std::move(e);
+    return withKind(std::move(e), ErrorKind::InvalidInput);
   return report;
 }
