@@ -381,18 +381,19 @@ static int runReport() {
   }
   if (html.getNumOccurrences()) {
     std::string path = html.empty() ? join(programDir, kHtmlFile) : html.getValue();
-    llvm::Expected<ProgramTimeline> timeline = replayTimeline(programDir);
-    if (!timeline)
-      return error(llvm::toString(timeline.takeError()));
-    auto writePage = [&] { return writeHtmlReport(*report, *timeline, path); };
     // A page in the program's directory goes with the program.
     llvm::StringRef parent = llvm::sys::path::parent_path(path);
     bool inProgram = false;
     if (llvm::sys::fs::equivalent(parent.empty() ? "." : parent, programDir, inProgram))
       inProgram = false;
-    if (llvm::Error e = inProgram ? writeProgramViews(programDir,
-                                                      {llvm::sys::path::filename(path).str()},
-                                                      writePage)
+    std::string name = llvm::sys::path::filename(path).str();
+    if (inProgram && name != kHtmlFile && isArtifactName(name))
+      return usageError("--html=" + path + " would replace a file of the program");
+    llvm::Expected<ProgramTimeline> timeline = replayTimeline(programDir);
+    if (!timeline)
+      return error(llvm::toString(timeline.takeError()));
+    auto writePage = [&] { return writeHtmlReport(*report, *timeline, path); };
+    if (llvm::Error e = inProgram ? writeProgramViews(programDir, {name}, writePage)
                                   : writePage())
       return error(llvm::toString(std::move(e)));
     llvm::outs() << "wrote " << path << "\n";
