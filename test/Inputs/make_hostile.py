@@ -132,6 +132,11 @@ def main():
                               strides=[0, 0])],
             [tensor("x", [1, 4, 8, 8])], [tensor("y", [1, 4, 4, 4])]),
         "gemm_transb_5": lambda: gemm(weights("w", [3, 4]), transB=5),
+        # An omitted ("") input among a variadic operator's: found by the
+        # hostile-input harness, it was built as a null operand.
+        "concat_omitted_input": lambda: model(
+            [helper.make_node("Concat", ["x", "", "c"], ["y"], name="cat", axis=1)],
+            [tensor("x", [1, 16])], [tensor("y", [1, 32])], [weights("c", [1, 16])]),
         # Conv strides of 0 inside subgraphs, which shape inference reads too.
         "if_stride_0": lambda: control_flow(
             "If", {"then_branch": branch("then", strides=[0, 1]),
