@@ -512,6 +512,60 @@ static llvm::Expected<ModelFile> parseModelFile(llvm::StringRef path) {
   return model;
 }
 
+/// ONNX's shape inference reads the raw data of initializers and Constant
+/// values (shapes, pads) as their shapes say, past the end of a payload
+/// too short (heap corruption, seen as a crash at exit): the payload must
+/// be exactly the shape's bytes before it runs. Payloads left in the file
+/// (`spans`) are checked when they are read.
+static llvm::Error checkRawDataSizes(const onnx::GraphProto &graph,
+                                     llvm::ArrayRef<std::optional<FileSpan>> spans,
+                                     llvm::StringRef path) {
+  auto check = [&](const onnx::TensorProto &tensor) -> llvm::Error {
+    if (!tensor.has_raw_data() || tensor.data_location() == onnx::TensorProto::EXTERNAL)
+      return llvm::Error::success();
+    uint64_t elementBytes = 0;
+    switch (tensor.data_type()) {
+    case onnx::TensorProto::UINT8: case onnx::TensorProto::INT8: case onnx::TensorProto::BOOL:
+      elementBytes = 1;
+      break;
+    case onnx::TensorProto::UINT16: case onnx::TensorProto::INT16:
+    case onnx::TensorProto::FLOAT16: case onnx::TensorProto::BFLOAT16:
+      elementBytes = 2;
+      break;
+    case onnx::TensorProto::FLOAT: case onnx::TensorProto::INT32: case onnx::TensorProto::UINT32:
+      elementBytes = 4;
+      break;
+    case onnx::TensorProto::INT64: case onnx::TensorProto::UINT64: case onnx::TensorProto::DOUBLE:
+      elementBytes = 8;
+      break;
+    default:
+      return llvm::Error::success();
+    }
+    std::optional<int64_t> count = boundedProduct(
+        llvm::ArrayRef<int64_t>(tensor.dims().data(), tensor.dims().size()));
+    if (!count)
+      return fail(formatv("'{0}': tensor '{1}' has more than {2} elements (or a negative "
+                          "dimension)",
+                          path, tensor.name(), kMaxTensorElements));
+    if (tensor.raw_data().size() != uint64_t(*count) * elementBytes)
+      return fail(formatv("'{0}': tensor '{1}' has {2} bytes of raw data for {3} elements "
+                          "of {4} bytes",
+                          path, tensor.name(), tensor.raw_data().size(), *count,
+                          elementBytes));
+    return llvm::Error::success();
+  };
+  for (auto [index, init] : llvm::enumerate(graph.initializer()))
+    if (index >= spans.size() || !spans[index])
+      if (llvm::Error e = check(init))
+        return e;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const onnx::AttributeProto &attr : node.attribute())
+      if (attr.has_t())
+        if (llvm::Error e = check(attr.t()))
+          return e;
+  return llvm::Error::success();
+}
+
 /// Node `index` of a graph, as much of it as its description needs.
 static Node describedNode(const onnx::NodeProto &proto, int index) {
   Node node;
@@ -755,6 +809,8 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
   if (binder)
     if (llvm::Error e = bindConstantInputs(proto, binder))
       return std::move(e);
+  if (llvm::Error e = checkRawDataSizes(proto.graph(), file->spans, path))
+    return std::move(e);
   try {
     onnx::checker::check_model(proto);
   } catch (const std::exception &e) {

@@ -159,6 +159,14 @@ def main():
         "raw_data_odd": lambda: gemm(raw("w", [4, 257], b"\0" * 4113),
                                      y_shape=(1, 257)),
         "raw_data_short": lambda: gemm(raw("w", [4, 3], b"\0" * 20)),
+        # Pads read by ONNX's shape inference, 5 bytes short: found by the
+        # hostile-input harness (heap corruption, an abort at exit).
+        "pads_raw_short": lambda: model(
+            [helper.make_node("Pad", ["x", "p"], ["y"], name="pad")],
+            [tensor("x", [1, 4, 8, 8])], [tensor("y", [1, 4, 10, 10])],
+            [TensorProto(name="p", data_type=TensorProto.INT64, dims=[8],
+                         raw_data=numpy_helper.from_array(
+                             np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64)).raw_data[:59])]),
         # 2^32 x 2^32 wraps to 0 at 2^64.
         "dims_wrap": lambda: model(
             [helper.make_node("Identity", ["w"], ["y"], name="id")],
