@@ -24,7 +24,7 @@ ARTIFACT_FILES = ["manifest.json", "config.json", "weights.bin", "gmem.bin",
 MAKE_ONNX_CASES = ["gemm_transb", "unsupported_op", "dynamic_shape", "opset_18", "uint8_input",
                    "weights_input", "wide_layer", "crowded", "small_conv", "big_transpose"]
 HOSTILE_CASES = ["conv_stride_0", "conv_group_3", "gemm_transb_5", "leaky_relu_nan",
-                 "raw_data_odd", "input_dims_zero"]
+                 "raw_data_odd", "input_dims_zero", "if_stride_0", "function_stride_0"]
 NODE_PATTERNS = ["test_conv_*", "test_gemm_*", "test_maxpool_2d_*", "test_averagepool_2d_*",
                  "test_relu", "test_leakyrelu*", "test_add_bcast", "test_concat_2d_*",
                  "test_flatten_*", "test_reshape_*", "test_transpose_*", "test_batchnorm_*",

@@ -25,12 +25,8 @@ void pimc::buildStage(OpPassManager &pm, llvm::StringRef stage,
   const std::string &arch = options.arch;
   bool stages = options.layerStages;
   if (stage == "canonicalize") {
-    OpPassManager &func = pm.nest<func::FuncOp>();
-    func.addPass(onnx::createOnnxCanonicalize());
-    func.addPass(onnx::createOnnxChannelsLast());
-    func.addPass(onnx::createOnnxCanonicalize());
-    if (options.packPixels)
-      func.addPass(onnx::createOnnxPackPixels(onnx::OnnxPackPixelsOptions{arch}));
+    onnx::addCanonicalizationPasses(pm.nest<func::FuncOp>(),
+                                    options.packPixels ? std::optional(arch) : std::nullopt);
   } else if (stage == "plan-windows") {
     pm.addPass(createOnnxPlanWindows(OnnxPlanWindowsOptions{arch, stages, options.copyBudget}));
   } else if (stage == "onnx-to-spatial") {

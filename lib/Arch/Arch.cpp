@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace pimc;
@@ -340,7 +341,7 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
   llvm::sys::path::append(networkPath, arch.networkFile);
   std::unique_ptr<llvm::MemoryBuffer> networkBuffer;
   if (!networkText) {
-    auto buffer = readRegularFile(networkPath);
+    auto buffer = readNetworkFile(directory, arch.networkFile, arch.coreCount);
     if (!buffer)
       return invalid(name, "cannot read the network file: " +
                                llvm::toString(buffer.takeError()));
@@ -359,8 +360,22 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
   return arch;
 }
 
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+Arch::readNetworkFile(llvm::StringRef directory, llvm::StringRef networkFile,
+                      int64_t coreCount) {
+  llvm::SmallString<256> path(directory.empty() ? "." : directory);
+  llvm::sys::path::append(path, networkFile);
+  llvm::Expected<std::string> realPath = realPathInside(path, directory.empty() ? "." : directory);
+  if (!realPath)
+    return realPath.takeError();
+  // Two tables of (coreCount + 1)^2 entries.
+  uint64_t nodes = uint64_t(std::clamp<int64_t>(coreCount, 0, kMaxCores)) + 1;
+  return readRegularFile(*realPath, /*requiresNullTerminator=*/true,
+                         (uint64_t(1) << 20) + 2 * 256 * nodes * nodes);
+}
+
 llvm::Expected<Arch> Arch::load(llvm::StringRef path) {
-  auto buffer = readRegularFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxFileBytes);
   if (!buffer)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot read architecture file '" + path +

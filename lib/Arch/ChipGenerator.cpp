@@ -147,9 +147,11 @@ static llvm::Error writeText(const llvm::Twine &path, llvm::StringRef text) {
     return llvm::createStringError(ec, "cannot write '" + path + "': " + ec.message());
   os << text;
   os.close();
-  if (os.has_error())
-    return llvm::createStringError(os.error(), "cannot write '" + path + "': " +
-                                                   os.error().message());
+  // Cleared once read: raw_fd_ostream's destructor aborts on an error left set.
+  ec = os.error();
+  os.clear_error();
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '" + path + "': " + ec.message());
   return llvm::Error::success();
 }
 

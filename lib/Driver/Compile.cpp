@@ -28,6 +28,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -762,15 +763,43 @@ static std::string sha256Text(llvm::StringRef text) {
 }
 
 /// The SHA-256 of a file's bytes, in hex; empty when it is not a regular
-/// file or cannot be read (a FIFO is never opened).
-static std::string sha256File(std::string path) {
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      readRegularFile(path, /*requiresNullTerminator=*/false);
-  if (!buffer) {
-    llvm::consumeError(buffer.takeError());
+/// file, cannot be read, or `cancelled` is set meanwhile (a FIFO is never
+/// opened). Read a chunk at a time: a compile that failed at once (on a
+/// file of 1 GB that is no model) does not wait for the whole file.
+static std::string sha256File(const std::string &path,
+                              const std::atomic<bool> *cancelled = nullptr) {
+  if (llvm::Error e = checkRegularFile(path)) {
+    llvm::consumeError(std::move(e));
     return "";
   }
-  return sha256Text((*buffer)->getBuffer());
+  llvm::Expected<llvm::sys::fs::file_t> file = llvm::sys::fs::openNativeFileForRead(path);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return "";
+  }
+  auto close = llvm::make_scope_exit([&] { llvm::sys::fs::closeFile(*file); });
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
+                                                                 EVP_MD_CTX_free);
+  if (!context || !EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr))
+    return "";
+  std::vector<char> chunk(size_t(1) << 22);
+  while (!(cancelled && *cancelled)) {
+    llvm::Expected<size_t> read = llvm::sys::fs::readNativeFile(*file, chunk);
+    if (!read) {
+      llvm::consumeError(read.takeError());
+      return "";
+    }
+    if (*read == 0) {
+      uint8_t digest[EVP_MAX_MD_SIZE];
+      unsigned size = 0;
+      if (!EVP_DigestFinal_ex(context.get(), digest, &size))
+        return "";
+      return llvm::toHex(llvm::ArrayRef<uint8_t>(digest, size), /*LowerCase=*/true);
+    }
+    if (!EVP_DigestUpdate(context.get(), chunk.data(), *read))
+      return "";
+  }
+  return "";
 }
 
 /// What a report was made from and by: enough to cite it and to make it
@@ -814,12 +843,16 @@ static Object provenance(const CompileOptions &options, const Arch &arch,
 static llvm::Expected<Object> compileInto(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
   // The model's hash is taken while it compiles: it reads the file again.
+  std::atomic<bool> hashNotNeeded = false;
   std::future<std::string> modelSha256;
   if (options.emitMlirAfter.empty() && !options.modelPath.empty())
-    modelSha256 = std::async(std::launch::async, sha256File, options.modelPath);
+    modelSha256 = std::async(std::launch::async,
+                             [&] { return sha256File(options.modelPath, &hashNotNeeded); });
   llvm::Expected<Object> report = compileCandidates(options, preloaded);
-  if (!report || !options.emitMlirAfter.empty())
+  if (!report || !options.emitMlirAfter.empty()) {
+    hashNotNeeded = true;
     return report;
+  }
   llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
   if (!arch)
     return withKind(arch.takeError(), ErrorKind::InvalidInput);
@@ -979,10 +1012,11 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
   if (!options.emitMlirAfter.empty() || options.outputDir.empty())
     return compileInto(options, preloaded);
   // Written into a directory of this run inside the output directory, and
-  // moved in when complete.
+  // moved in when complete. A directory pimc cannot use is the user's to
+  // fix, not pimc's bug.
   llvm::Expected<std::unique_ptr<OutputDirectory>> out = OutputDirectory::open(options.outputDir);
   if (!out)
-    return out.takeError();
+    return withKind(out.takeError(), ErrorKind::InvalidInput);
   CompileOptions staged = options;
   staged.outputDir = (*out)->staging().str();
   llvm::Expected<Object> report = compileInto(staged, preloaded);
@@ -994,6 +1028,6 @@ llvm::Expected<Object> pimc::compileModel(const CompileOptions &options,
     return makeError(kind, message);
   }
   if (llvm::Error e = (*out)->commit())
-    return std::move(e);
+    return withKind(std::move(e), ErrorKind::InvalidInput);
   return report;
 }

@@ -1,6 +1,7 @@
 //===- Report.cpp - the report as text, and the stop rule -----------------===//
 
 #include "pimc/Driver/Driver.h"
+#include "pimc/Support/InputLimits.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -18,10 +19,10 @@ llvm::Expected<Object> pimc::readReport(llvm::StringRef outputDir) {
   llvm::SmallString<256> path(outputDir);
   if (!llvm::StringRef(path).ends_with(".json"))
     llvm::sys::path::append(path, kReportFile);
-  auto buffer = llvm::MemoryBuffer::getFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
   if (!buffer)
-    return llvm::createStringError(buffer.getError(), "cannot read '" + path + "'");
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
+    return buffer.takeError();
+  llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth((*buffer)->getBuffer());
   if (!json)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "'" + path + "' is not valid JSON: " +
@@ -523,9 +524,9 @@ llvm::Expected<Object> pimc::recordPimsimLog(llvm::StringRef outputDir, llvm::St
   llvm::Expected<Object> report = readReport(outputDir);
   if (!report)
     return report.takeError();
-  auto log = llvm::MemoryBuffer::getFile(logPath);
+  auto log = readRegularFile(logPath);
   if (!log)
-    return llvm::createStringError(log.getError(), "cannot read '" + logPath + "'");
+    return log.takeError();
   // The "Chip Simulation Result" lines of ChipTest's report.
   auto find = [&](llvm::StringRef pattern) -> std::optional<double> {
     llvm::SmallVector<llvm::StringRef, 2> match;

@@ -9,6 +9,7 @@
 
 #include "pimc/Driver/Views.h"
 
+#include "pimc/Support/InputLimits.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -55,10 +56,12 @@ llvm::Error pimc::writeNodeMarks(llvm::StringRef directory,
 static llvm::Error readNodeMarks(llvm::StringRef directory, std::vector<std::string> &names,
                                  std::vector<sim::NodeMarks> &marks) {
   std::string path = inDirectory(directory, kNodesFile);
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
+  if (!llvm::sys::fs::exists(path))
     return llvm::Error::success();
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
+  if (!buffer)
+    return buffer.takeError();
+  llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth((*buffer)->getBuffer());
   if (!json)
     return fail("'" + path + "' is not valid JSON: " + llvm::toString(json.takeError()));
   const Object *root = json->getAsObject();

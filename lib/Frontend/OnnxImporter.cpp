@@ -1009,8 +1009,10 @@ llvm::Error Importer::importNode(const Node &node) {
   if (node.inputs.size() < entry.minInputs || node.inputs.size() > entry.maxInputs)
     return failAt(node, formatv("takes {0} to {1} inputs, not {2}", entry.minInputs,
                                 entry.maxInputs, node.inputs.size()));
-  // One entry per possible input (a null Value for an omitted one).
-  size_t count = entry.maxInputs == ~0u ? node.inputs.size() : entry.maxInputs;
+  // One entry per possible input (a null Value for an omitted one). The
+  // inputs of a variadic operator (Concat, Sum, ...) are never omitted.
+  bool variadicInputs = entry.maxInputs == ~0u;
+  size_t count = variadicInputs ? node.inputs.size() : entry.maxInputs;
   SmallVector<Value> in;
   for (unsigned i = 0; i < count; ++i) {
     if (i >= node.inputs.size()) {
@@ -1018,7 +1020,7 @@ llvm::Error Importer::importNode(const Node &node) {
       continue;
     }
     llvm::Expected<Value> value =
-        i < entry.minInputs ? input(node, i) : optionalInput(node, i);
+        i < entry.minInputs || variadicInputs ? input(node, i) : optionalInput(node, i);
     if (!value)
       return value.takeError();
     in.push_back(*value);

@@ -447,24 +447,16 @@ static llvm::Expected<FileSpan> externalSpan(const onnx::TensorProto &tensor,
     directory = ".";
   llvm::SmallString<256> file(directory);
   llvm::sys::path::append(file, location);
-  llvm::SmallString<256> realDirectory, realFile;
-  if (std::error_code ec = llvm::sys::fs::real_path(file, realFile))
-    return failHere("cannot read the external data file '" + file + "': " + ec.message());
-  if (std::error_code ec = llvm::sys::fs::real_path(directory, realDirectory))
-    return failHere("cannot resolve the model's directory '" + directory + "': " +
-                    ec.message());
-  if (!llvm::sys::path::is_separator(realDirectory.back()))
-    realDirectory.push_back('/');
-  if (!llvm::StringRef(realFile).starts_with(realDirectory))
-    return failHere("the external data file '" + file + "' is a link out of the model's "
-                    "directory");
-  if (llvm::Error e = checkRegularFile(realFile))
+  llvm::Expected<std::string> realFile = realPathInside(file, directory);
+  if (!realFile)
+    return failHere("external data: " + llvm::toString(realFile.takeError()));
+  if (llvm::Error e = checkRegularFile(*realFile))
     return failHere(llvm::toString(std::move(e)));
   uint64_t fileSize = 0;
-  if (std::error_code ec = llvm::sys::fs::file_size(realFile, fileSize))
+  if (std::error_code ec = llvm::sys::fs::file_size(*realFile, fileSize))
     return failHere("cannot read '" + file + "': " + ec.message());
   FileSpan span;
-  span.file = realFile.str().str();
+  span.file = *realFile;
   if (offsetText && llvm::StringRef(*offsetText).getAsInteger(10, span.offset))
     return failHere("its external data offset '" + *offsetText + "' is not a number");
   if (span.offset > fileSize)
@@ -534,6 +526,90 @@ static llvm::Expected<ModelFile> parseModelFile(llvm::StringRef path) {
   return model;
 }
 
+/// ONNX's shape inference reads the raw data of initializers and Constant
+/// values (shapes, pads) as their shapes say, past the end of a payload
+/// too short (heap corruption, seen as a crash at exit): the payload must
+/// be exactly the shape's bytes before it runs. Payloads left in the file
+/// (`spans`) are checked when they are read.
+static llvm::Error checkRawDataSizes(const onnx::GraphProto &graph,
+                                     llvm::ArrayRef<std::optional<FileSpan>> spans,
+                                     llvm::StringRef path) {
+  auto check = [&](const onnx::TensorProto &tensor) -> llvm::Error {
+    if (!tensor.has_raw_data() || tensor.data_location() == onnx::TensorProto::EXTERNAL)
+      return llvm::Error::success();
+    uint64_t elementBytes = 0;
+    switch (tensor.data_type()) {
+    case onnx::TensorProto::UINT8: case onnx::TensorProto::INT8: case onnx::TensorProto::BOOL:
+      elementBytes = 1;
+      break;
+    case onnx::TensorProto::UINT16: case onnx::TensorProto::INT16:
+    case onnx::TensorProto::FLOAT16: case onnx::TensorProto::BFLOAT16:
+      elementBytes = 2;
+      break;
+    case onnx::TensorProto::FLOAT: case onnx::TensorProto::INT32: case onnx::TensorProto::UINT32:
+      elementBytes = 4;
+      break;
+    case onnx::TensorProto::INT64: case onnx::TensorProto::UINT64: case onnx::TensorProto::DOUBLE:
+      elementBytes = 8;
+      break;
+    default:
+      return llvm::Error::success();
+    }
+    std::optional<int64_t> count = boundedProduct(
+        llvm::ArrayRef<int64_t>(tensor.dims().data(), tensor.dims().size()));
+    if (!count)
+      return fail(formatv("'{0}': tensor '{1}' has more than {2} elements (or a negative "
+                          "dimension)",
+                          path, tensor.name(), kMaxTensorElements));
+    if (tensor.raw_data().size() != uint64_t(*count) * elementBytes)
+      return fail(formatv("'{0}': tensor '{1}' has {2} bytes of raw data for {3} elements "
+                          "of {4} bytes",
+                          path, tensor.name(), tensor.raw_data().size(), *count,
+                          elementBytes));
+    return llvm::Error::success();
+  };
+  for (auto [index, init] : llvm::enumerate(graph.initializer()))
+    if (index >= spans.size() || !spans[index])
+      if (llvm::Error e = check(init))
+        return e;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const onnx::AttributeProto &attr : node.attribute())
+      if (attr.has_t())
+        if (llvm::Error e = check(attr.t()))
+          return e;
+  return llvm::Error::success();
+}
+
+/// Node `index` of a graph, as much of it as its description needs.
+static Node describedNode(const onnx::NodeProto &proto, int index) {
+  Node node;
+  node.name = proto.name();
+  node.opType = proto.op_type();
+  node.index = index;
+  return node;
+}
+
+/// pimc supports no control flow: graphs inside nodes (the branches of If,
+/// the bodies of Loop and Scan) are refused before the checker or shape
+/// inference reads them, since pimc's checks of attributes and shapes see
+/// only the top-level graph. So are model-local functions, whose bodies
+/// shape inference expands with the attributes of the calling node.
+static llvm::Error refuseSubgraphs(const onnx::ModelProto &proto, llvm::StringRef path) {
+  if (proto.functions_size())
+    return fail(formatv("'{0}' defines functions ('{1}' first); pimc supports operators "
+                        "of the default ONNX domain only",
+                        path, proto.functions(0).name()));
+  const onnx::GraphProto &graph = proto.graph();
+  for (int n = 0; n < graph.node_size(); ++n)
+    for (const onnx::AttributeProto &attr : graph.node(n).attribute())
+      if (attr.type() == onnx::AttributeProto::GRAPH ||
+          attr.type() == onnx::AttributeProto::GRAPHS || attr.has_g() || attr.graphs_size())
+        return fail(formatv("'{0}': node {1}: attribute '{2}' is a graph; pimc supports no "
+                            "control flow (If, Loop, Scan)",
+                            path, describedNode(graph.node(n), n).describe(), attr.name()));
+  return llvm::Error::success();
+}
+
 /// Binds graph inputs that must be constants, as the binder decides.
 static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
                                       ConstantInputBinder binder) {
@@ -556,10 +632,7 @@ static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
       auto it = inputIndex.find(name);
       if (it == inputIndex.end() || bound.count(name))
         continue;
-      Node node;
-      node.name = nodeProto.name();
-      node.opType = nodeProto.op_type();
-      node.index = n;
+      Node node = describedNode(nodeProto, n);
       const onnx::ValueInfoProto *inputProto = nullptr;
       for (const auto &input : graph->input())
         if (input.name() == name)
@@ -691,10 +764,7 @@ static llvm::Error checkAttributes(const onnx::GraphProto &graph, llvm::StringRe
   constexpr int64_t kMaxWindow = kMaxTensorElements;
   for (int n = 0; n < graph.node_size(); ++n) {
     const onnx::NodeProto &proto = graph.node(n);
-    Node node;
-    node.name = proto.name();
-    node.opType = proto.op_type();
-    node.index = n;
+    Node node = describedNode(proto, n);
     const std::string &op = proto.op_type();
     bool window =
         op == "Conv" || op == "ConvTranspose" || op == "MaxPool" || op == "AveragePool";
@@ -744,6 +814,8 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
   if (!file)
     return file.takeError();
   onnx::ModelProto &proto = *file->proto;
+  if (llvm::Error e = refuseSubgraphs(proto, path))
+    return std::move(e);
   std::vector<std::string> declaredInputs;
   {
     std::set<std::string> initialized;
@@ -756,6 +828,8 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
   if (binder)
     if (llvm::Error e = bindConstantInputs(proto, binder))
       return std::move(e);
+  if (llvm::Error e = checkRawDataSizes(proto.graph(), file->spans, path))
+    return std::move(e);
   try {
     onnx::checker::check_model(proto);
   } catch (const std::exception &e) {

@@ -379,7 +379,7 @@ static llvm::Error loadCore(const CoreContext &ctx, const std::string &path, Cor
 /// agree with the manifest. Returns core_cnt.
 static llvm::Expected<int64_t> readConfig(llvm::StringRef directory, const Manifest &m) {
   std::string path = join(directory, kInstructionConfigFile);
-  auto buffer = readRegularFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
   if (!buffer)
     return buffer.takeError();
   llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth((*buffer)->getBuffer());
@@ -516,10 +516,11 @@ static llvm::Error placeInputs(llvm::StringRef directory, const Manifest &m,
                         m.globalImageElements, m.globalMemoryBytes));
   if (m.globalImageElements) {
     std::string path = join(directory, kGlobalImageFile);
-    auto buffer = readRegularFile(path);
+    uint64_t bytes = uint64_t(m.globalImageElements) * sizeof(float);
+    // pimc writes exactly the image: more is not read.
+    auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, bytes);
     if (!buffer)
       return buffer.takeError();
-    uint64_t bytes = uint64_t(m.globalImageElements) * sizeof(float);
     if ((*buffer)->getBufferSize() < bytes)
       return fail(formatv("'{0}' has {1} bytes, but the manifest's global image needs {2}", path,
                           (*buffer)->getBufferSize(), bytes));

@@ -45,6 +45,34 @@ def relu(shape):
                  [tensor("x", shape)], [tensor("y", shape)])
 
 
+def branch(name, **attrs):
+    """A graph computing a Conv of the outer graph's x and w (a subgraph sees
+    them by name)."""
+    attrs.setdefault("kernel_shape", [3, 3])
+    return helper.make_graph([helper.make_node("Conv", ["x", "w"], [name + "_y"], **attrs)],
+                             name, [], [tensor(name + "_y", [1, 4, 6, 6])])
+
+
+def control_flow(op_type, attrs, inputs):
+    return model([helper.make_node(op_type, inputs, ["y"], name="flow", **attrs)],
+                 [tensor("x", [1, 4, 8, 8]), helper.make_tensor_value_info("c", TensorProto.BOOL, [])],
+                 [tensor("y", [1, 4, 6, 6])], [weights("w", [4, 4, 3, 3])])
+
+
+def local_function(**attrs):
+    """A model-local function whose body is a Conv with `attrs`, called once."""
+    attrs.setdefault("kernel_shape", [3, 3])
+    body = helper.make_function("local", "conv_fn", ["a", "b"], ["c"],
+                                [helper.make_node("Conv", ["a", "b"], ["c"], **attrs)],
+                                [helper.make_opsetid("", 13)])
+    m = model([helper.make_node("conv_fn", ["x", "w"], ["y"], name="call", domain="local")],
+              [tensor("x", [1, 4, 8, 8])], [tensor("y", [1, 4, 6, 6])],
+              [weights("w", [4, 4, 3, 3])])
+    m.opset_import.append(helper.make_opsetid("local", 1))
+    m.functions.append(body)
+    return m
+
+
 def external(out, mutate=None):
     """A Gemm whose weights are in w.bin beside the model, as
     onnx.save(..., save_as_external_data=True) writes them."""
@@ -104,6 +132,25 @@ def main():
                               strides=[0, 0])],
             [tensor("x", [1, 4, 8, 8])], [tensor("y", [1, 4, 4, 4])]),
         "gemm_transb_5": lambda: gemm(weights("w", [3, 4]), transB=5),
+        # An omitted ("") input among a variadic operator's: found by the
+        # hostile-input harness, it was built as a null operand.
+        "concat_omitted_input": lambda: model(
+            [helper.make_node("Concat", ["x", "", "c"], ["y"], name="cat", axis=1)],
+            [tensor("x", [1, 16])], [tensor("y", [1, 32])], [weights("c", [1, 16])]),
+        # Conv strides of 0 inside subgraphs, which shape inference reads too.
+        "if_stride_0": lambda: control_flow(
+            "If", {"then_branch": branch("then", strides=[0, 1]),
+                   "else_branch": branch("else")}, ["c"]),
+        "loop_stride_0": lambda: control_flow(
+            "Loop", {"body": helper.make_graph(
+                [helper.make_node("Conv", ["x", "w"], ["body_y"], kernel_shape=[3, 3],
+                                  strides=[1, 0]),
+                 helper.make_node("Identity", ["cond_in"], ["cond_out"])],
+                "body", [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+                         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, [])],
+                [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+                 tensor("body_y", [1, 4, 6, 6])])}, ["", "c"]),
+        "function_stride_0": lambda: local_function(strides=[0, 0]),
         "leaky_relu_nan": lambda: model(
             [helper.make_node("LeakyRelu", ["x"], ["y"], name="leaky", alpha=float("nan"))],
             [tensor("x", [1, 4])], [tensor("y", [1, 4])]),
@@ -112,6 +159,14 @@ def main():
         "raw_data_odd": lambda: gemm(raw("w", [4, 257], b"\0" * 4113),
                                      y_shape=(1, 257)),
         "raw_data_short": lambda: gemm(raw("w", [4, 3], b"\0" * 20)),
+        # Pads read by ONNX's shape inference, 5 bytes short: found by the
+        # hostile-input harness (heap corruption, an abort at exit).
+        "pads_raw_short": lambda: model(
+            [helper.make_node("Pad", ["x", "p"], ["y"], name="pad")],
+            [tensor("x", [1, 4, 8, 8])], [tensor("y", [1, 4, 10, 10])],
+            [TensorProto(name="p", data_type=TensorProto.INT64, dims=[8],
+                         raw_data=numpy_helper.from_array(
+                             np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64)).raw_data[:59])]),
         # 2^32 x 2^32 wraps to 0 at 2^64.
         "dims_wrap": lambda: model(
             [helper.make_node("Identity", ["w"], ["y"], name="id")],

@@ -46,10 +46,24 @@ def main():
         name = net["net_config_file_path"] = "gmem.bin"
     elif case == "network_fifo":
         os.mkfifo(os.path.join(out, name))
+    elif case == "network_sparse":
+        # A sparse file of 1 GiB of zeros (the chip has 4 cores).
+        with open(os.path.join(out, name), "wb") as f:
+            f.truncate(1 << 30)
+    elif case == "network_symlink_out":
+        # The network file is a link to a file outside the directory.
+        outside = os.path.abspath(out) + ".outside.json"
+        json.dump(network, open(outside, "w"))
+        os.symlink(outside, os.path.join(out, name))
+    elif case == "network_symlink_in":
+        # A link to another file of the directory is followed.
+        json.dump(network, open(os.path.join(out, "real-network.json"), "w"))
+        os.symlink("real-network.json", os.path.join(out, name))
     else:
         raise SystemExit("unknown case " + case)
     json.dump(arch, open(os.path.join(out, "arch.json"), "w"))
-    if case != "network_fifo":
+    if case not in ("network_fifo", "network_sparse", "network_symlink_out",
+                    "network_symlink_in"):
         json.dump(network, open(os.path.join(out, name), "w"))
 
 

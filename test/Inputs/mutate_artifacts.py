@@ -28,9 +28,16 @@ def main():
     elif case == "weights_directory":
         os.remove(os.path.join(out, "weights.bin"))
         os.mkdir(os.path.join(out, "weights.bin"))
+    elif case == "manifest_sparse":
+        with open(path, "wb") as f:
+            f.truncate(1 << 30)
+        manifest = None
     elif case == "input_fifo":
         os.remove(os.path.join(out, "input_0.pb"))
         os.mkfifo(os.path.join(out, "input_0.pb"))
+    elif case == "input_device":
+        os.remove(os.path.join(out, "input_0.pb"))
+        os.symlink("/dev/zero", os.path.join(out, "input_0.pb"))
     else:
         raise SystemExit("unknown case " + case)
     if manifest is not None:

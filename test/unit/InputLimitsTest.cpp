@@ -6,7 +6,10 @@
 
 #include "gtest/gtest.h"
 
+#include <fstream>
+
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace pimc;
 
@@ -55,6 +58,41 @@ TEST_F(RegularFileTest, OnlyRegularFilesAreRead) {
   llvm::Error missing = checkRegularFile(path("missing"));
   ASSERT_TRUE(static_cast<bool>(missing));
   EXPECT_NE(llvm::toString(std::move(missing)).find("No such file"), std::string::npos);
+}
+
+TEST_F(RegularFileTest, FilesLargerThanTheirBoundAreNotRead) {
+  {
+    std::ofstream file(path("ten"));
+    file << "0123456789";
+  }
+  EXPECT_TRUE(static_cast<bool>(readRegularFile(path("ten"), true, 10)));
+  auto tooLarge = readRegularFile(path("ten"), true, 9);
+  ASSERT_FALSE(static_cast<bool>(tooLarge));
+  EXPECT_NE(llvm::toString(tooLarge.takeError())
+                .find("it has 10 bytes, more than the 9 such a file may have"),
+            std::string::npos);
+}
+
+TEST_F(RegularFileTest, LinksOutOfTheDirectoryAreRefused) {
+  ASSERT_EQ(mkdir(path("inside").c_str(), 0700), 0);
+  { std::ofstream(path("inside/file")) << "x"; }
+  { std::ofstream(path("outside")) << "x"; }
+  ASSERT_EQ(symlink("file", path("inside/near").c_str()), 0);
+  ASSERT_EQ(symlink("../outside", path("inside/far").c_str()), 0);
+  llvm::Expected<std::string> near = realPathInside(path("inside/near"), path("inside"));
+  ASSERT_TRUE(static_cast<bool>(near)) << llvm::toString(near.takeError());
+  EXPECT_EQ(llvm::sys::path::filename(*near), "file");
+  llvm::Expected<std::string> far = realPathInside(path("inside/far"), path("inside"));
+  ASSERT_FALSE(static_cast<bool>(far));
+  EXPECT_NE(llvm::toString(far.takeError()).find("is a link out of its directory"),
+            std::string::npos);
+  // A sibling directory whose name begins with the directory's is outside.
+  ASSERT_EQ(mkdir(path("inside2").c_str(), 0700), 0);
+  { std::ofstream(path("inside2/file")) << "x"; }
+  ASSERT_EQ(symlink("../inside2/file", path("inside/prefix").c_str()), 0);
+  llvm::Expected<std::string> prefix = realPathInside(path("inside/prefix"), path("inside"));
+  EXPECT_FALSE(static_cast<bool>(prefix));
+  llvm::consumeError(prefix.takeError());
 }
 
 } // namespace

@@ -19,6 +19,7 @@
 #include "pimc/Support/Version.h"
 #include "pimc/Simulator/Simulator.h"
 #include "pimc/Simulator/Timing.h"
+#include "pimc/Support/InputLimits.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 
 #include "mlir/IR/AsmState.h"
@@ -238,9 +239,9 @@ static int writeTraceOf(llvm::StringRef directory) {
   llvm::Expected<ProgramTimeline> timeline = replayTimeline(directory);
   if (!timeline)
     return error(llvm::toString(timeline.takeError()));
-  llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, kTraceFile);
-  if (llvm::Error e = writeTrace(*timeline, path))
+  std::string path = join(directory, kTraceFile);
+  if (llvm::Error e = writeProgramViews(directory, {kTraceFile},
+                                        [&] { return writeTrace(*timeline, path); }))
     return error(llvm::toString(std::move(e)));
   llvm::outs() << "wrote " << path << "\n";
   return 0;
@@ -371,18 +372,29 @@ static int runReport() {
     return error(llvm::toString(report.takeError()));
   printReport(*report, llvm::outs());
   if (csv) {
-    if (llvm::Error e = writeCsvTables(*report, programDir))
+    std::vector<std::string> tables(std::begin(kCsvFiles), std::end(kCsvFiles));
+    if (llvm::Error e = writeProgramViews(programDir, tables, [&] {
+          return writeCsvTables(*report, programDir);
+        }))
       return error(llvm::toString(std::move(e)));
     llvm::outs() << "wrote " << programDir << "/layers.csv, cores.csv, stages.csv\n";
   }
   if (html.getNumOccurrences()) {
-    llvm::SmallString<256> path(html);
-    if (path.empty())
-      llvm::sys::path::append(path, programDir, kHtmlFile);
+    std::string path = html.empty() ? join(programDir, kHtmlFile) : html.getValue();
+    // A page in the program's directory goes with the program.
+    llvm::StringRef parent = llvm::sys::path::parent_path(path);
+    bool inProgram = false;
+    if (llvm::sys::fs::equivalent(parent.empty() ? "." : parent, programDir, inProgram))
+      inProgram = false;
+    std::string name = llvm::sys::path::filename(path).str();
+    if (inProgram && name != kHtmlFile && isArtifactName(name))
+      return usageError("--html=" + path + " would replace a file of the program");
     llvm::Expected<ProgramTimeline> timeline = replayTimeline(programDir);
     if (!timeline)
       return error(llvm::toString(timeline.takeError()));
-    if (llvm::Error e = writeHtmlReport(*report, *timeline, path))
+    auto writePage = [&] { return writeHtmlReport(*report, *timeline, path); };
+    if (llvm::Error e = inProgram ? writeProgramViews(programDir, {name}, writePage)
+                                  : writePage())
       return error(llvm::toString(std::move(e)));
     llvm::outs() << "wrote " << path << "\n";
   }
@@ -450,10 +462,11 @@ static int runArch() {
   std::string referenceJson = Arch::builtinDefaultJson().str();
   std::string referenceName = "built-in chip-144";
   if (!archReference.empty()) {
-    auto buffer = llvm::MemoryBuffer::getFile(archReference);
+    auto buffer =
+        readRegularFile(archReference, /*requiresNullTerminator=*/true, Arch::kMaxFileBytes);
     if (!buffer)
       return error("cannot read architecture file '" + archReference +
-                   "': " + buffer.getError().message());
+                   "': " + llvm::toString(buffer.takeError()));
     referenceJson = (*buffer)->getBuffer().str();
     referenceName = archReference;
   }

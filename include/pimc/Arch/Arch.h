@@ -11,8 +11,10 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +89,15 @@ struct Arch {
   static llvm::Expected<Arch>
   parse(llvm::StringRef json, llvm::StringRef directory, llvm::StringRef name,
         std::optional<llvm::StringRef> networkJson = std::nullopt);
+  /// An architecture file is a few kilobytes: a larger one is refused
+  /// before it is read.
+  static constexpr uint64_t kMaxFileBytes = uint64_t(1) << 24;
+  /// The network file `networkFile` of an architecture file in `directory`
+  /// of a chip of `coreCount` cores: a regular file there, not a link out
+  /// of it (it is copied beside the program), of at most a few hundred
+  /// bytes an entry.
+  static llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+  readNetworkFile(llvm::StringRef directory, llvm::StringRef networkFile, int64_t coreCount);
   /// The file at `path`, or the built-in default when `path` is empty.
   static llvm::Expected<Arch> loadOrDefault(llvm::StringRef path);
   /// The built-in default: the 144-core reference chip on a 12x12 mesh.

@@ -11,12 +11,14 @@
 #define PIMC_SUPPORT_INPUTLIMITS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <cstdint>
 #include <optional>
@@ -30,6 +32,10 @@ constexpr int64_t kMaxTensorElements = int64_t(1) << 28;
 /// JSON files nested deeper than this are refused before they are parsed
 /// (llvm::json::parse recurses once a level).
 constexpr int64_t kMaxJsonDepth = 256;
+
+/// The largest JSON file of a program directory pimc reads (manifest,
+/// config, nodes, report): larger ones are refused before they are read.
+constexpr uint64_t kMaxJsonFileBytes = uint64_t(1) << 29;
 
 /// The product of `dims`, or nothing when a dimension is negative or the
 /// product exceeds `limit` (computed without overflow).
@@ -55,11 +61,39 @@ inline llvm::Error checkRegularFile(const llvm::Twine &path) {
   return llvm::Error::success();
 }
 
-/// The contents of the regular file `path`.
+/// `file` with every symlink resolved, which must lie inside `directory`
+/// (resolved too): what pimc reads beside a model or an architecture file
+/// is copied into programs, so a link out of that directory is refused.
+inline llvm::Expected<std::string> realPathInside(const llvm::Twine &file,
+                                                 const llvm::Twine &directory) {
+  llvm::SmallString<256> realFile, realDirectory;
+  if (std::error_code ec = llvm::sys::fs::real_path(file, realFile))
+    return llvm::createStringError(ec, "cannot read '" + file + "': " + ec.message());
+  if (std::error_code ec = llvm::sys::fs::real_path(directory, realDirectory))
+    return llvm::createStringError(ec, "cannot read '" + directory + "': " + ec.message());
+  if (!llvm::sys::path::is_separator(realDirectory.back()))
+    realDirectory.push_back('/');
+  if (!llvm::StringRef(realFile).starts_with(realDirectory))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'" + file + "' is a link out of its directory (to '" +
+                                       realFile + "')");
+  return realFile.str().str();
+}
+
+/// The contents of the regular file `path`, of at most `maxBytes` bytes.
 inline llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-readRegularFile(const llvm::Twine &path, bool requiresNullTerminator = true) {
+readRegularFile(const llvm::Twine &path, bool requiresNullTerminator = true,
+                uint64_t maxBytes = UINT64_MAX) {
   if (llvm::Error e = checkRegularFile(path))
     return std::move(e);
+  uint64_t size = 0;
+  if (std::error_code ec = llvm::sys::fs::file_size(path, size))
+    return llvm::createStringError(ec, "cannot read '" + path + "': " + ec.message());
+  if (size > maxBytes)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot read '" + path + "': it has " + llvm::Twine(size) +
+                                       " bytes, more than the " + llvm::Twine(maxBytes) +
+                                       " such a file may have");
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, requiresNullTerminator);
   if (!buffer)
     return llvm::createStringError(buffer.getError(), "cannot read '" + path +

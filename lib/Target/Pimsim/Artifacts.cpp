@@ -4,6 +4,7 @@
 #include "pimc/Support/InputLimits.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -154,7 +155,7 @@ std::string pimc::join(llvm::StringRef directory, llvm::StringRef file) {
 
 /// The JSON of file `path`, or nothing when it is not a readable object.
 static std::optional<llvm::json::Object> readJsonObject(llvm::StringRef path) {
-  auto buffer = readRegularFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
   if (!buffer) {
     llvm::consumeError(buffer.takeError());
     return std::nullopt;
@@ -208,6 +209,68 @@ static std::set<std::string> filesOfEarlierCompile(llvm::StringRef directory) {
   return files;
 }
 
+/// Takes the lock of `directory` into `fd`: one pimc at a time writes into
+/// a program directory.
+static llvm::Error lockDirectory(llvm::StringRef directory, int &fd) {
+  std::string lock = join(directory, kLockFile);
+  if (std::error_code ec = llvm::sys::fs::openFileForWrite(
+          lock, fd, llvm::sys::fs::CD_OpenAlways, llvm::sys::fs::OF_None)) {
+    fd = -1;
+    return cannotWrite(lock, ec);
+  }
+  if (llvm::sys::fs::tryLockFile(fd)) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    fd = -1;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "another pimc compile is writing into '" + directory +
+                                       "' (it holds '" + lock + "')");
+  }
+  return llvm::Error::success();
+}
+
+static void unlockDirectory(int fd) {
+  llvm::sys::fs::unlockFile(fd);
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+}
+
+llvm::Error pimc::writeProgramViews(llvm::StringRef directory,
+                                    llvm::ArrayRef<std::string> names,
+                                    llvm::function_ref<llvm::Error()> write) {
+  int lockFd;
+  if (llvm::Error e = lockDirectory(directory, lockFd))
+    return e;
+  auto unlock = llvm::make_scope_exit([&] { unlockDirectory(lockFd); });
+  std::set<std::string> earlier = filesOfEarlierCompile(directory);
+  for (const std::string &name : names) {
+    std::string target = join(directory, name);
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(target, status, /*Follow=*/false) && !earlier.count(name))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "'" + target + "' exists and is not a file pimc wrote (its manifest.json does not "
+                         "list it): pimc replaces only its own files; move it");
+  }
+  // Listed before they are written, so that a view written only in part is
+  // listed too. A manifest from before the list names the views already.
+  std::string manifestPath = join(directory, kManifestFile);
+  std::optional<llvm::json::Object> manifest = readJsonObject(manifestPath);
+  if (manifest && manifest->getString("format") == llvm::StringRef("pimc-artifacts"))
+    if (Array *files = manifest->getArray("files")) {
+      bool added = false;
+      for (const std::string &name : names)
+        if (!llvm::is_contained(*files, llvm::json::Value(name))) {
+          files->push_back(name);
+          added = true;
+        }
+      if (added)
+        if (llvm::Error e = writeOutputFile(
+                manifestPath,
+                llvm::formatv("{0:2}\n", llvm::json::Value(std::move(*manifest))).str()))
+          return e;
+    }
+  return write();
+}
+
 llvm::Expected<std::unique_ptr<OutputDirectory>>
 OutputDirectory::open(llvm::StringRef directory) {
   std::unique_ptr<OutputDirectory> out(new OutputDirectory());
@@ -217,17 +280,8 @@ OutputDirectory::open(llvm::StringRef directory) {
   if (!llvm::sys::fs::is_directory(directory))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "'" + directory + "' is not a directory");
-  std::string lock = join(directory, kLockFile);
-  if (std::error_code ec = llvm::sys::fs::openFileForWrite(
-          lock, out->lockFd, llvm::sys::fs::CD_OpenAlways, llvm::sys::fs::OF_None))
-    return cannotWrite(lock, ec);
-  if (llvm::sys::fs::tryLockFile(out->lockFd)) {
-    llvm::sys::Process::SafelyCloseFileDescriptor(out->lockFd);
-    out->lockFd = -1;
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "another pimc compile is writing into '" + directory +
-                                       "' (it holds '" + lock + "')");
-  }
+  if (llvm::Error e = lockDirectory(directory, out->lockFd))
+    return std::move(e);
   // The directories of earlier runs that were killed (none runs: the lock
   // is ours).
   std::error_code listed;
@@ -248,10 +302,8 @@ OutputDirectory::open(llvm::StringRef directory) {
 OutputDirectory::~OutputDirectory() {
   if (!stagingPath.empty())
     llvm::sys::fs::remove_directories(stagingPath);
-  if (lockFd >= 0) {
-    llvm::sys::fs::unlockFile(lockFd);
-    llvm::sys::Process::SafelyCloseFileDescriptor(lockFd);
-  }
+  if (lockFd >= 0)
+    unlockDirectory(lockFd);
 }
 
 llvm::Error OutputDirectory::commit() {
@@ -420,7 +472,7 @@ static bool readLocations(const Object &root, llvm::StringRef key, Reader &reade
 llvm::Expected<Manifest> Manifest::read(llvm::StringRef directory) {
   llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, kManifestFile);
-  auto buffer = readRegularFile(path);
+  auto buffer = readRegularFile(path, /*requiresNullTerminator=*/true, kMaxJsonFileBytes);
   if (!buffer)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    llvm::toString(buffer.takeError()) + " (is '" + directory +

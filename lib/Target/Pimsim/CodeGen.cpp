@@ -15,6 +15,7 @@
 #include "pimc/Target/Pimsim/CodeGen.h"
 #include "pimc/Dialect/Pim/PimDialect.h"
 #include "pimc/Support/Constants.h"
+#include "pimc/Support/InputLimits.h"
 #include "pimc/Support/Locations.h"
 #include "pimc/Target/Pimsim/Artifacts.h"
 #include "pimc/Target/Pimsim/Isa.h"
@@ -618,23 +619,26 @@ llvm::Error writeArch(const Arch &arch, StringRef directory) {
     networkText = meshNetworkJson(arch.layoutRows, arch.layoutCols,
                                   arch.globalMemorySwitchId);
   } else {
-    auto buffer = llvm::MemoryBuffer::getFile(arch.path);
+    // Read as Arch::load read them: they may have changed since.
+    auto buffer = readRegularFile(arch.path, /*requiresNullTerminator=*/true, Arch::kMaxFileBytes);
     if (!buffer)
-      return fail("cannot read architecture file '" + arch.path + "'");
+      return fail("cannot read architecture file '" + arch.path +
+                  "': " + llvm::toString(buffer.takeError()));
     archText = (*buffer)->getBuffer().str();
-    llvm::SmallString<256> network(arch.networkFile);
-    if (!llvm::sys::path::is_absolute(network)) {
-      network = llvm::sys::path::parent_path(arch.path);
-      llvm::sys::path::append(network, arch.networkFile);
-    }
-    auto networkBuffer = llvm::MemoryBuffer::getFile(network);
+    auto networkBuffer =
+        Arch::readNetworkFile(llvm::sys::path::parent_path(arch.path), arch.networkFile,
+                              arch.coreCount);
     if (!networkBuffer)
-      return fail("cannot read network file '" + network + "'");
+      return fail("cannot read the network file of '" + arch.path +
+                  "': " + llvm::toString(networkBuffer.takeError()));
     networkText = (*networkBuffer)->getBuffer().str();
   }
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(archText);
+  llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth(archText);
   if (!json)
-    return json.takeError();
+    return fail("architecture file '" + arch.path +
+                "' changed while pimc compiled: " + llvm::toString(json.takeError()));
+  if (!json->getAsObject())
+    return fail("architecture file '" + arch.path + "' changed while pimc compiled");
   // Under its own name, unless pimc writes a file of that name.
   std::string networkName = llvm::sys::path::filename(arch.networkFile).str();
   if (networkName.empty() || isArtifactName(networkName))

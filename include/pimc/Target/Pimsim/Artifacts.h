@@ -21,6 +21,8 @@
 #ifndef PIMC_TARGET_PIMSIM_ARTIFACTS_H
 #define PIMC_TARGET_PIMSIM_ARTIFACTS_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
@@ -122,6 +124,15 @@ private:
   std::string path, stagingPath;
   int lockFd = -1;
 };
+
+/// Writes views of the program in `directory` (the files `names` there:
+/// pimc report's --html, --trace and --csv) by calling `write`, and lists
+/// them in its manifest, so that the next compile into the directory
+/// removes or replaces them with the program they describe. A file of such
+/// a name that pimc did not write is left alone (an error), and no compile
+/// may be writing into the directory meanwhile.
+llvm::Error writeProgramViews(llvm::StringRef directory, llvm::ArrayRef<std::string> names,
+                              llvm::function_ref<llvm::Error()> write);
 
 /// Removes the programs (core_<id>.pim and .json) in `directory`: those of
 /// an earlier compile would be loaded beside new ones.

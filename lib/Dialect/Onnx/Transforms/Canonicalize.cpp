@@ -530,3 +530,12 @@ struct OnnxCanonicalizePass
   }
 };
 } // namespace
+
+void pimc::onnx::addCanonicalizationPasses(mlir::OpPassManager &func,
+                                           std::optional<std::string> packPixelsArch) {
+  func.addPass(createOnnxCanonicalize());
+  func.addPass(createOnnxChannelsLast());
+  func.addPass(createOnnxCanonicalize());
+  if (packPixelsArch)
+    func.addPass(createOnnxPackPixels(OnnxPackPixelsOptions{*packPixelsArch}));
+}
