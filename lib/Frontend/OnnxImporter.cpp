@@ -731,8 +731,9 @@ llvm::Error Importer::importNode(const Node &node) {
   // A reduction moves the reduced axes last and works on the rows of a
   // [kept, reduced] matrix, as an image of one channel: sums convolve each
   // row with a kernel of ones (1/n for a mean) on the crossbars; maxima pool
-  // each row as one window.
-  enum class Reduction { Sum, Mean, Max, Min };
+  // each row as one window; products multiply the halves of the rows, a
+  // vector multiplication a step, until one column is left.
+  enum class Reduction { Sum, Mean, Max, Min, Prod };
   auto reduce = [&](Reduction kind, Type t, Value x) -> Operation * {
     auto type = cast<RankedTensorType>(x.getType());
     int64_t rank = type.getRank();
@@ -781,6 +782,25 @@ llvm::Error Importer::importNode(const Node &node) {
           loc, resultType, rows, weights, Value(), builder.getI64IntegerAttr(1), window,
           DenseI64ArrayAttr(), DenseI64ArrayAttr(), DenseI64ArrayAttr(),
           builder.getStringAttr("NOTSET"), UnitAttr());
+    } else if (kind == Reduction::Prod) {
+      result = rows;
+      for (int64_t width = count; width > 1;) {
+        int64_t half = width / 2;
+        auto columns = [&](int64_t from, int64_t to) {
+          return pickAlong(result, 3, llvm::to_vector(llvm::seq<int64_t>(from, to)));
+        };
+        Value first = columns(0, half), second = columns(half, 2 * half);
+        Value product = builder.create<onnx::MulOp>(loc, first.getType(), first, second);
+        if (width % 2) {
+          // The odd column goes on to the next step as it is.
+          auto type = RankedTensorType::get({1, 1, kept, half + 1}, builder.getF32Type());
+          product = builder.create<onnx::ConcatOp>(
+              loc, type, ValueRange{product, columns(2 * half, width)},
+              builder.getI64IntegerAttr(3));
+        }
+        result = product;
+        width = half + width % 2;
+      }
     } else {
       bool min = kind == Reduction::Min;
       result = builder.create<onnx::MaxPoolOp>(
@@ -810,6 +830,7 @@ llvm::Error Importer::importNode(const Node &node) {
          return builder.create<onnx::MulOp>(loc, x.getType(), x, x);
        })},
       {"ReduceL1", reduction(Reduction::Sum, 1, absolute)},
+      {"ReduceProd", reduction(Reduction::Prod)},
       {"Neg", {1, 1, [&](Type, ArrayRef<Value> v) -> Operation * {
          return scaled(v[0], -1).getDefiningOp();
        }}},

@@ -104,6 +104,7 @@ const std::map<std::string, Arity, std::less<>> kOperators = {
     {"ReduceMax", {1, 1, 1}},
     {"ReduceMean", {1, 1, 1}},
     {"ReduceMin", {1, 1, 1}},
+    {"ReduceProd", {1, 1, 1}},
     {"ReduceSum", {1, 2, 1}},
     {"ReduceSumSquare", {1, 1, 1}},
     {"Relu", {1, 1, 1}},
@@ -708,7 +709,8 @@ llvm::Expected<Tensor> Interpreter::compute(const Node &node, const Tensor &x) {
   static const std::map<std::string, Reduction, std::less<>> reductions = {
       {"ReduceSum", Reduction::Sum},       {"ReduceMean", Reduction::Mean},
       {"ReduceMax", Reduction::Max},       {"ReduceMin", Reduction::Min},
-      {"ReduceSumSquare", Reduction::SumSquare}, {"ReduceL1", Reduction::L1}};
+      {"ReduceSumSquare", Reduction::SumSquare}, {"ReduceL1", Reduction::L1},
+      {"ReduceProd", Reduction::Prod}};
   if (auto kind = reductions.find(op); kind != reductions.end()) {
     llvm::Expected<std::vector<int64_t>> axes = axesOf(node);
     if (!axes)

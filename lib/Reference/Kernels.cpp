@@ -309,9 +309,10 @@ llvm::Expected<Tensor> ref::reduce(const Tensor &x, llvm::ArrayRef<int64_t> axes
   }
   std::vector<int64_t> keptStrides = stridesOf(kept);
   bool extremum = kind == Reduction::Max || kind == Reduction::Min;
-  std::vector<double> acc(product(kept), kind == Reduction::Max   ? -INFINITY
-                                         : kind == Reduction::Min ? INFINITY
-                                                                  : 0.0);
+  std::vector<double> acc(product(kept), kind == Reduction::Max    ? -INFINITY
+                                         : kind == Reduction::Min  ? INFINITY
+                                         : kind == Reduction::Prod ? 1.0
+                                                                   : 0.0);
   for (int64_t flat = 0; flat < x.numElements(); ++flat) {
     std::vector<int64_t> index = unravel(flat, x.shape);
     int64_t out = 0;
@@ -322,7 +323,9 @@ llvm::Expected<Tensor> ref::reduce(const Tensor &x, llvm::ArrayRef<int64_t> axes
       v *= v;
     else if (kind == Reduction::L1)
       v = std::fabs(v);
-    if (!extremum)
+    if (kind == Reduction::Prod)
+      acc[out] *= v;
+    else if (!extremum)
       acc[out] += v;
     else if (!std::isnan(acc[out]) && // NaN propagates
              (std::isnan(v) || (kind == Reduction::Max ? v > acc[out] : v < acc[out])))

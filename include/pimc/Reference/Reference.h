@@ -61,10 +61,10 @@ llvm::Expected<Tensor> prelu(const Tensor &x, const Tensor &slope);
 Tensor relu(const Tensor &x);
 /// x < 0 ? alpha * x : x.
 Tensor leakyRelu(const Tensor &x, float alpha);
-/// ONNX ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceSumSquare and
-/// ReduceL1 over `axes` (every axis if empty; negative ones count from the
-/// end), keeping the reduced axes as 1 if `keepdims`.
-enum class Reduction { Sum, Mean, Max, Min, SumSquare, L1 };
+/// ONNX ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceSumSquare,
+/// ReduceL1 and ReduceProd over `axes` (every axis if empty; negative ones
+/// count from the end), keeping the reduced axes as 1 if `keepdims`.
+enum class Reduction { Sum, Mean, Max, Min, SumSquare, L1, Prod };
 llvm::Expected<Tensor> reduce(const Tensor &x, llvm::ArrayRef<int64_t> axes, bool keepdims,
                               Reduction kind);
 /// max(0, min(1, alpha * x + beta)).
