@@ -336,6 +336,24 @@ llvm::Error Importer::importNode(const Node &node) {
         return failAt(node, "expects float tensors");
     return llvm::Error::success();
   };
+  // A node that moves or resamples the float tensor of its first input into
+  // its one result: the input and the two types.
+  struct Reshaping {
+    Value data;
+    RankedTensorType type, resultType;
+  };
+  auto reshaping = [&]() -> llvm::Expected<Reshaping> {
+    llvm::Expected<Value> data = input(node, 0);
+    if (!data)
+      return data.takeError();
+    llvm::Expected<SmallVector<Type>> types = results(1);
+    if (!types)
+      return types.takeError();
+    if (llvm::Error e = checkFloat({*data}))
+      return std::move(e);
+    return Reshaping{*data, cast<RankedTensorType>(data->getType()),
+                     cast<RankedTensorType>((*types)[0])};
+  };
 
   const std::string &op = node.opType;
   // Operators whose semantics pimc implements from some opset on (earlier
@@ -567,16 +585,11 @@ llvm::Error Importer::importNode(const Node &node) {
   // nearest one is a view; interpolation multiplies the dimension, moved
   // last, by a constant matrix on the crossbars.
   if (op == "Resize" || op == "Upsample") {
-    llvm::Expected<Value> data = input(node, 0);
-    if (!data)
-      return data.takeError();
-    llvm::Expected<SmallVector<Type>> types = results(1);
-    if (!types)
-      return types.takeError();
-    if (llvm::Error e = checkFloat({*data}))
-      return e;
-    auto type = cast<RankedTensorType>(data->getType());
-    auto resultType = cast<RankedTensorType>((*types)[0]);
+    llvm::Expected<Reshaping> moved = reshaping();
+    if (!moved)
+      return moved.takeError();
+    Value data = moved->data;
+    RankedTensorType type = moved->type, resultType = moved->resultType;
     ref::ResizeAttrs attrs;
     attrs.mode = string("mode", "nearest").str();
     std::optional<TensorData> scales, sizes;
@@ -606,7 +619,7 @@ llvm::Error Importer::importNode(const Node &node) {
     } else {
       return failAt(node, "needs constant scales or sizes, one per dimension");
     }
-    Value x = *data;
+    Value x = data;
     // The last dimension first, and those resized to one element after the
     // others: each product then reads whole rows, not a column of results.
     SmallVector<int64_t> order = llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
@@ -656,16 +669,11 @@ llvm::Error Importer::importNode(const Node &node) {
     size_t inputs = op == "Gather" || op == "Expand" || op == "Tile" ? 2 : 1;
     if (node.inputs.size() != inputs)
       return failAt(node, formatv("takes {0} inputs, not {1}", inputs, node.inputs.size()));
-    llvm::Expected<Value> data = input(node, 0);
-    if (!data)
-      return data.takeError();
-    llvm::Expected<SmallVector<Type>> types = results(1);
-    if (!types)
-      return types.takeError();
-    if (llvm::Error e = checkFloat({*data}))
-      return e;
-    auto type = cast<RankedTensorType>(data->getType());
-    auto resultType = cast<RankedTensorType>((*types)[0]);
+    llvm::Expected<Reshaping> moved = reshaping();
+    if (!moved)
+      return moved.takeError();
+    Value data = moved->data;
+    RankedTensorType type = moved->type, resultType = moved->resultType;
     int64_t rank = type.getRank();
     SmallVector<int64_t> operand;
     if (inputs == 2) {
@@ -677,7 +685,7 @@ llvm::Error Importer::importNode(const Node &node) {
         return failAt(node, "input 1 must be a constant integer tensor");
       operand.assign(constant->ints.begin(), constant->ints.end());
     }
-    Value x = *data;
+    Value x = data;
     if (op == "Gather") {
       int64_t axis = intAttr(node, "axis", 0);
       if (axis < -rank || axis >= rank)
