@@ -577,10 +577,10 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
     return fail("no output directory (-o)");
   llvm::Expected<CodeGenStats> code =
       emitPimsimArtifacts(module, arch, {options.outputDir, options.emitJson});
-  if (!code)
-    return makeError(ErrorKind::Internal,
-                     llvm::toString(code.takeError()) +
-                         (diagnostics.empty() ? "" : "\n" + diagnostics));
+  if (!code) {
+    auto [kind, message] = describeError(code.takeError(), ErrorKind::Internal);
+    return makeError(kind, message + (diagnostics.empty() ? "" : "\n" + diagnostics));
+  }
   finishStage("codegen", module, note);
 
   CoreCodeStats total = code->total();

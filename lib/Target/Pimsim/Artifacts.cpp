@@ -1,6 +1,7 @@
 //===- Artifacts.cpp - the files of a compiled program --------------------===//
 
 #include "pimc/Target/Pimsim/Artifacts.h"
+#include "pimc/Support/ExitCodes.h"
 #include "pimc/Support/InputLimits.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -78,8 +79,10 @@ llvm::Error pimc::writeJsonFile(llvm::StringRef directory, llvm::StringRef file,
   return writeOutputFile(join(directory, file), llvm::formatv("{0:2}\n", value).str());
 }
 
+/// A fault of the output directory (disk full, unwritable, not a directory):
+/// the user's to fix, not a bug in pimc.
 static llvm::Error cannotWrite(llvm::StringRef path, std::error_code ec) {
-  return llvm::createStringError(ec, "cannot write '" + path + "': " + ec.message());
+  return makeError(ErrorKind::InvalidInput, "cannot write '" + path + "': " + ec.message());
 }
 
 /// Closes `os`; its write error, if any, is returned and cleared (left set,
@@ -221,7 +224,7 @@ static llvm::Error lockDirectory(llvm::StringRef directory, int &fd) {
   if (llvm::sys::fs::tryLockFile(fd)) {
     llvm::sys::Process::SafelyCloseFileDescriptor(fd);
     fd = -1;
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+    return makeError(ErrorKind::InvalidInput,
                                    "another pimc compile is writing into '" + directory +
                                        "' (it holds '" + lock + "')");
   }
@@ -245,8 +248,8 @@ llvm::Error pimc::writeProgramViews(llvm::StringRef directory,
     std::string target = join(directory, name);
     llvm::sys::fs::file_status status;
     if (!llvm::sys::fs::status(target, status, /*Follow=*/false) && !earlier.count(name))
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
+      return makeError(
+          ErrorKind::InvalidInput,
           "'" + target + "' exists and is not a file pimc wrote (its manifest.json does not "
                          "list it): pimc replaces only its own files; move it");
   }
@@ -276,9 +279,10 @@ OutputDirectory::open(llvm::StringRef directory) {
   std::unique_ptr<OutputDirectory> out(new OutputDirectory());
   out->path = directory.str();
   if (std::error_code ec = llvm::sys::fs::create_directories(directory))
-    return llvm::createStringError(ec, "cannot create '" + directory + "': " + ec.message());
+    return makeError(ErrorKind::InvalidInput,
+                     "cannot create '" + directory + "': " + ec.message());
   if (!llvm::sys::fs::is_directory(directory))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+    return makeError(ErrorKind::InvalidInput,
                                    "'" + directory + "' is not a directory");
   if (llvm::Error e = lockDirectory(directory, out->lockFd))
     return std::move(e);
@@ -337,8 +341,8 @@ llvm::Error OutputDirectory::commit() {
     if (llvm::sys::fs::status(target, status, /*Follow=*/false))
       continue; // not there
     if (!earlier.count(name) || status.type() == llvm::sys::fs::file_type::directory_file)
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
+      return makeError(
+          ErrorKind::InvalidInput,
           "'" + target + "' exists and is not a file of an earlier pimc compile (its "
                          "manifest.json does not list it): pimc replaces only its own files; "
                          "move it or choose another output directory");
