@@ -85,6 +85,10 @@ MODELS = {
     "squeezenet1_0": lambda: tvm.squeezenet1_0(weights=None),
     "squeezenet1_1": lambda: tvm.squeezenet1_1(weights=None),
     "mobilenet_v3_large": lambda: tvm.mobilenet_v3_large(weights=None),
+    "inception_v3": lambda: tvm.inception_v3(
+        weights=None, aux_logits=False, transform_input=False, init_weights=True
+    ),
+    "resnext50_32x4d": lambda: tvm.resnext50_32x4d(weights=None),
     "lstm": lambda: Sequence(torch.nn.LSTM),
     "gru": lambda: Sequence(torch.nn.GRU),
     # How compile time grows: twice the layers, or four times the pixels.
@@ -96,6 +100,7 @@ MODELS = {
 }
 # Models whose input is not one 224x224 image.
 INPUT_SHAPES = {"resnet18_448": (1, 3, 448, 448), "resnet18_batch4": (4, 3, 224, 224),
+                "inception_v3": (1, 3, 299, 299),
                 "lstm": SEQUENCE_SHAPE, "gru": SEQUENCE_SHAPE}
 # Exported only when named: the default is the benchmark set.
 EXTRA = {"resnet34", "resnet50", "resnet18_448", "resnet18_batch4"}
