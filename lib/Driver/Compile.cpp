@@ -355,6 +355,7 @@ public:
     for (llvm::json::Value &stage : earlier.stages)
       stages.push_back(std::move(stage));
     attempts = earlier.attempts;
+    samples = earlier.samples;
   }
   /// Imports and canonicalizes; false when the IR asked for was printed.
   llvm::Expected<bool> prepare(const frontend::Model *preloaded);
@@ -390,6 +391,7 @@ private:
   Array stages;
   std::chrono::steady_clock::time_point stageStart;
   Array packed; // the convolutions onnx-pack-pixels made
+  int64_t samples = 1; // of one inference: the model's batch
   std::optional<KeptModule> canonical;
   int attempts = 0;
 };
@@ -497,6 +499,7 @@ llvm::Expected<bool> Compilation::prepare(const frontend::Model *preloaded) {
     loadedModel = std::move(*loaded);
     model = &loadedModel;
   }
+  samples = frontend::samplesPerInference(*model);
   llvm::Expected<OwningOpRef<ModuleOp>> imported =
       importOnnxModel(*context, *model, options.modelPath);
   if (!imported)
@@ -631,6 +634,7 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
   report["timing"] = timingStats(*timing, code->nodes);
   Object &timingReport = *report.getObject("timing");
   timingReport["mode"] = options.throughput ? "throughput" : "latency";
+  timingReport["samples_per_inference"] = samples;
   int64_t simTimeMs = 0;
   if (options.throughput) {
     // The programs looped as pimsim-nn's throughput mode loops them: the

@@ -207,10 +207,17 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
     auto share = [&](llvm::StringRef key) {
       return all > 0 ? 100 * t->getNumber(key).value_or(0) / all : 0.0;
     };
-    os << llvm::formatv("latency          {0} (pimc's replay of pimsim-nn's timing model; the "
-                        "slowest core is {1})\n",
-                        formatTime(t->getNumber("latency_ns").value_or(0)),
-                        t->getInteger("slowest_core").value_or(0));
+    // A batch: the figures are of the whole batch, and of each sample.
+    int64_t samples = std::max<int64_t>(1, t->getInteger("samples_per_inference").value_or(1));
+    double latencyNs = t->getNumber("latency_ns").value_or(0);
+    std::string batch =
+        samples > 1 ? llvm::formatv(" for a batch of {0} samples, {1} a sample", samples,
+                                    formatTime(latencyNs / samples))
+                          .str()
+                    : "";
+    os << llvm::formatv("latency          {0}{1} (pimc's replay of pimsim-nn's timing model; "
+                        "the slowest core is {2})\n",
+                        formatTime(latencyNs), batch, t->getInteger("slowest_core").value_or(0));
     printPimsim(r, os);
     printBound(*t, os);
     if (auto round = t->getNumber("round_ns")) {
@@ -220,6 +227,12 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
                           1e9 / *round, formatTime(*round), t->getInteger("sim_time_ms").value_or(0),
                           t->getInteger("expected_output_count").value_or(0),
                           1e9 / t->getNumber("counted_sample_ns").value_or(1e9));
+      // pimsim-nn counts a round as one sample, whatever the batch.
+      if (samples > 1)
+        os << llvm::formatv("  a round is a batch of {0} samples: {1:f1} samples/s, {2:f1} with "
+                            "the fill\n",
+                            samples, samples * 1e9 / *round,
+                            samples * 1e9 / t->getNumber("counted_sample_ns").value_or(1e9));
       if (auto plan = t->getString("plan")) {
         if (auto error = t->getString("other_plan_error"))
           os << llvm::formatv("  plan: {0} (the other plan does not compile: {1})\n", *plan,
@@ -263,9 +276,18 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
         if (pj(key) > 0)
           os << llvm::formatv(", {0} {1}", name, formatEnergy(pj(key)));
       os << "\n";
+      if (samples > 1)
+        os << llvm::formatv("  a batch of {0} samples: {1} a sample\n", samples,
+                            formatEnergy(t->getNumber("energy_pj").value_or(0) / samples));
       if (auto perSample = t->getNumber("energy_per_sample_pj"))
-        os << llvm::formatv("  {0} per sample when the programs loop\n",
-                            formatEnergy(*perSample));
+        os << (samples > 1 ? llvm::formatv("  {0} per round of {1} samples when the programs "
+                                           "loop, {2} a sample\n",
+                                           formatEnergy(*perSample), samples,
+                                           formatEnergy(*perSample / samples))
+                                 .str()
+                           : llvm::formatv("  {0} per sample when the programs loop\n",
+                                           formatEnergy(*perSample))
+                                 .str());
     }
     // Of one inference; when the programs loop, of the first round (the
     // pipeline's fill), whose steady state is told below.

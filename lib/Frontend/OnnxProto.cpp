@@ -61,6 +61,23 @@ std::string Node::describe() const {
   return opType + " #" + std::to_string(index);
 }
 
+int64_t pimc::frontend::samplesPerInference(const Model &model) {
+  if (model.graph.inputs.empty())
+    return 1;
+  const ValueInfo &input = model.graph.inputs.front();
+  size_t axis = 0;
+  for (const Node &node : model.graph.nodes)
+    if ((node.opType == "RNN" || node.opType == "GRU" || node.opType == "LSTM") &&
+        !node.inputs.empty() && node.inputs.front() == input.name) {
+      const Attribute *layout = node.attribute("layout");
+      axis = layout && layout->i == 1 ? 0 : 1;
+      break;
+    }
+  if (!input.hasShape || input.dims.size() <= axis + 1 || input.dims[axis] < 1)
+    return 1;
+  return input.dims[axis];
+}
+
 llvm::ArrayRef<unsigned> pimc::frontend::constantOperandIndices(llvm::StringRef opType) {
   static const std::map<std::string, std::vector<unsigned>, std::less<>> table = {
       {"Gemm", {1, 2}},

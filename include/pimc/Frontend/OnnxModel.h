@@ -112,6 +112,11 @@ llvm::ArrayRef<unsigned> constantOperandIndices(llvm::StringRef opType);
 using ConstantInputBinder = llvm::function_ref<llvm::Expected<std::optional<TensorData>>(
     const ValueInfo &input, unsigned inputIndex, const Node &user)>;
 
+/// The samples one inference of `model` computes: the batch dimension of its
+/// first input (axis 0, axis 1 for the sequence of a time-major RNN, GRU or
+/// LSTM), 1 when the input has no such known dimension.
+int64_t samplesPerInference(const Model &model);
+
 /// Reads, checks and shape-infers an ONNX model file.
 llvm::Expected<Model> loadModel(llvm::StringRef path,
                                 ConstantInputBinder binder = nullptr);
