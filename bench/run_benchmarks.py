@@ -22,7 +22,9 @@ timing replay), and the functional simulation time, each checked against
 the compile-time targets where it has one. A second table gives each
 stage's seconds against the IR ops it left, and the growth models
 (--models resnet18 resnet34 resnet50 resnet18_448 --modes latency) their
-compile time as a multiple of resnet18's.
+compile time as a multiple of resnet18's. The coverage models (squeezenet1_1,
+mobilenet_v3_large, inception_v3, resnext50_32x4d, resnet18_batch4) run when
+named.
 
 Timings on a shared machine are noisy: compare runs made one after another.
 
@@ -45,6 +47,10 @@ MODELS = ["resnet18", "vgg16", "googlenet", "mobilenet_v2", "alexnet", "squeezen
 # each is compared with resnet18 when both are run.
 GROWTH = ["resnet34", "resnet50", "resnet18_448"]
 GROWTH_TARGETS = {"resnet34": 2.2, "resnet18_448": 4.5}
+# The coverage models: newer operators, grouped convolutions, a batch
+# (--models COVERAGE...).
+COVERAGE = ["squeezenet1_1", "mobilenet_v3_large", "inception_v3", "resnext50_32x4d",
+            "resnet18_batch4"]
 ARCH = {"vgg16": "chip-256.json", "resnet50": "chip-256.json"}
 # Compile seconds and peak MiB, functional simulation seconds.
 TARGETS = {"resnet18": (1.5, 300.0, 10.0), "vgg16": (6.0, 1000.0, None),
@@ -117,7 +123,7 @@ def check(value, target):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default=os.path.join(ROOT, "build", "bench"))
-    parser.add_argument("--models", nargs="+", default=MODELS, choices=MODELS + GROWTH)
+    parser.add_argument("--models", nargs="+", default=MODELS, choices=MODELS + GROWTH + COVERAGE)
     parser.add_argument("--modes", nargs="+", default=["latency", "throughput"],
                         choices=["latency", "throughput"])
     parser.add_argument("--pimc", default=os.path.join(ROOT, "build", "bin", "pimc"))
