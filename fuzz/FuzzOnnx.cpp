@@ -10,6 +10,7 @@
 #include "FuzzSupport.h"
 #include "pimc/Dialect/Onnx/Transforms/Passes.h"
 #include "pimc/Frontend/OnnxImporter.h"
+#include "pimc/Frontend/ShapeFolding.h"
 #include "pimc/Frontend/OnnxModel.h"
 #include "pimc/InitAll.h"
 
@@ -20,7 +21,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string path = pimc::fuzz::writeScratchFile(
       "model.onnx", llvm::StringRef(reinterpret_cast<const char *>(data), size));
-  llvm::Expected<pimc::frontend::Model> model = pimc::frontend::loadModel(path);
+  llvm::Expected<pimc::frontend::Model> model = pimc::frontend::loadModel(path, pimc::frontend::foldKnownNode);
   if (!model) {
     llvm::consumeError(model.takeError());
     return 0;

@@ -9,6 +9,7 @@
 #include "pimc/Dialect/Spatial/CostAnalysis.h"
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
 #include "pimc/Frontend/OnnxImporter.h"
+#include "pimc/Frontend/ShapeFolding.h"
 #include "pimc/InitAll.h"
 #include "pimc/Pipeline.h"
 #include "pimc/Support/Constants.h"
@@ -493,7 +494,7 @@ llvm::Expected<bool> Compilation::prepare(const frontend::Model *preloaded) {
   frontend::Model loadedModel;
   const frontend::Model *model = preloaded;
   if (!model) {
-    llvm::Expected<frontend::Model> loaded = frontend::loadModel(options.modelPath);
+    llvm::Expected<frontend::Model> loaded = frontend::loadModel(options.modelPath, frontend::foldKnownNode);
     if (!loaded)
       return withKind(loaded.takeError(), ErrorKind::InvalidInput);
     loadedModel = std::move(*loaded);

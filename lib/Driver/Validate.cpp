@@ -1,6 +1,7 @@
 //===- Validate.cpp - compile, simulate, compare --------------------------===//
 
 #include "pimc/Driver/Driver.h"
+#include "pimc/Frontend/ShapeFolding.h"
 #include "pimc/Reference/Reference.h"
 #include "pimc/Simulator/Simulator.h"
 #include "pimc/Support/ExitCodes.h"
@@ -82,7 +83,7 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
             "before inference\n";
       return std::optional<TensorData>(std::move(*tensor));
     };
-    llvm::Expected<Model> model = loadModel(modelPath, binder);
+    llvm::Expected<Model> model = loadModel(modelPath, foldKnownNode, binder);
     if (!model)
       return model.takeError();
     // Compiled first: a model pimc cannot compile is the error to report.

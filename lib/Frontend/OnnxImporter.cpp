@@ -218,41 +218,24 @@ std::optional<TensorData> Importer::constantData(Value value) {
 
 llvm::Expected<bool> Importer::foldShapeNode(const Node &node) {
   const std::string &op = node.opType;
+  if (!isFoldedShapeOperator(op) || node.outputs.size() != 1)
+    return false;
+  // Shape and Size read their input's type alone.
   bool shapeOf = op == "Shape" || op == "Size";
-  if (!shapeOf && !isFoldedShapeOperator(op))
-    return false;
-  if (node.outputs.size() != 1)
-    return false;
   SmallVector<std::optional<TensorData>> data;
-  bool integers = false;
+  bool integers = shapeOf;
   for (unsigned i = 0; i < node.inputs.size(); ++i) {
     llvm::Expected<Value> value = optionalInput(node, i);
     if (!value)
       return value.takeError();
-    if (shapeOf) {
-      auto type = cast<RankedTensorType>(value->getType());
-      TensorData shape;
-      shape.dataType = kInt64;
-      if (op == "Size") {
-        shape.ints = {type.getNumElements()};
-      } else {
-        // Opset 15's start and end (negative from the end, clamped).
-        int64_t rank = type.getRank();
-        auto clamp = [&](int64_t v) { return std::clamp(v < 0 ? v + rank : v, int64_t(0), rank); };
-        int64_t start = clamp(intAttr(node, "start", 0)), end = clamp(intAttr(node, "end", rank));
-        for (int64_t d = start; d < end; ++d)
-          shape.ints.push_back(type.getDimSize(d));
-        shape.dims = {(int64_t)shape.ints.size()};
-      }
-      shape.name = node.outputs[0];
-      llvm::Expected<Value> constant = this->constant(shape, locationOf(node));
-      if (!constant)
-        return failAt(node, llvm::toString(constant.takeError()));
-      values[node.outputs[0]] = *constant;
-      return true;
-    }
     if (!*value) {
       data.push_back(std::nullopt);
+      continue;
+    }
+    if (shapeOf) {
+      TensorData dims;
+      llvm::append_range(dims.dims, cast<RankedTensorType>(value->getType()).getShape());
+      data.push_back(std::move(dims));
       continue;
     }
     std::optional<TensorData> constant = constantData(*value);
@@ -369,27 +352,11 @@ llvm::Error Importer::importNode(const Node &node) {
   if (op == "RNN" || op == "GRU" || op == "LSTM")
     return importRecurrent(node, loc);
   if (op == "Constant") {
-    TensorData tensor;
-    if (const frontend::Attribute *attr = node.attribute("value"); attr && attr->tensor) {
-      tensor = *attr->tensor;
-    } else if (const frontend::Attribute *attr = node.attribute("value_float")) {
-      tensor.setFloats({attr->f});
-    } else if (const frontend::Attribute *attr = node.attribute("value_floats")) {
-      tensor.dims = {(int64_t)attr->floats.size()};
-      tensor.setFloats(attr->floats);
-    } else if (const frontend::Attribute *attr = node.attribute("value_int")) {
-      tensor.dataType = kInt64;
-      tensor.ints = {attr->i};
-    } else if (const frontend::Attribute *attr = node.attribute("value_ints")) {
-      tensor.dataType = kInt64;
-      tensor.dims = {(int64_t)attr->ints.size()};
-      tensor.ints = attr->ints;
-    } else {
-      return failAt(node, "only tensor, float and int values of Constant are "
-                          "supported");
-    }
-    tensor.name = node.outputs[0];
-    llvm::Expected<Value> value = constant(tensor, loc);
+    llvm::Expected<TensorData> tensor = constantNodeValue(node);
+    if (!tensor)
+      return failAt(node, llvm::toString(tensor.takeError()));
+    tensor->name = node.outputs[0];
+    llvm::Expected<Value> value = constant(*tensor, loc);
     if (!value)
       return failAt(node, llvm::toString(value.takeError()));
     values[node.outputs[0]] = *value;

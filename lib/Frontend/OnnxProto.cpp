@@ -694,6 +694,152 @@ static llvm::Error bindConstantInputs(onnx::ModelProto &proto,
   return llvm::Error::success();
 }
 
+static llvm::Expected<Node> convertNode(const onnx::NodeProto &proto, int index) {
+  Node node;
+  node.name = proto.name();
+  node.opType = proto.op_type();
+  node.domain = proto.domain();
+  node.index = index;
+  node.inputs.assign(proto.input().begin(), proto.input().end());
+  node.outputs.assign(proto.output().begin(), proto.output().end());
+  for (const auto &attrProto : proto.attribute()) {
+    llvm::Expected<Attribute> attr = convertAttribute(attrProto, node.describe());
+    if (!attr)
+      return attr.takeError();
+    node.attributes.push_back(std::move(*attr));
+  }
+  return node;
+}
+
+/// The dimensions shape inference gave `name`, if all are known.
+static std::optional<std::vector<int64_t>> knownDims(const onnx::TypeProto &type) {
+  if (!type.has_tensor_type() || !type.tensor_type().has_shape())
+    return std::nullopt;
+  std::vector<int64_t> dims;
+  for (const auto &dim : type.tensor_type().shape().dim()) {
+    if (!dim.has_dim_value() || dim.dim_value() < 0)
+      return std::nullopt;
+    dims.push_back(dim.dim_value());
+  }
+  return dims;
+}
+
+/// Exporters compute shapes in the graph, and ONNX's shape inference does
+/// not follow every such computation (Unsqueeze of a Constant, for one):
+/// a Reshape behind it, and all that follows, is left without a shape.
+/// When shape inference left a node's output unknown, the nodes `folder`
+/// folds from constants become initializers (those whose output shape is
+/// known, in order, so that a fold feeds the next); returns whether any did.
+static bool foldConstantNodes(onnx::GraphProto &graph, ConstantFolder folder) {
+  std::map<std::string, std::vector<int64_t>> dims;
+  auto learn = [&](const onnx::ValueInfoProto &info) {
+    if (std::optional<std::vector<int64_t>> d = knownDims(info.type()))
+      dims[info.name()] = std::move(*d);
+  };
+  for (const auto &info : graph.value_info())
+    learn(info);
+  for (const auto &info : graph.input())
+    learn(info);
+  for (const auto &info : graph.output())
+    learn(info);
+  bool unknown = false;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &output : node.output())
+      unknown |= !output.empty() && !dims.count(output);
+  if (!unknown)
+    return false;
+  // Small initializers (shapes, indices) as values; weights are not read.
+  constexpr int64_t kMostElements = 1 << 16;
+  std::map<std::string, TensorData> known;
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    std::optional<int64_t> count =
+        boundedProduct(llvm::ArrayRef<int64_t>(init.dims().data(), init.dims().size()));
+    if (!count || *count > kMostElements ||
+        init.data_location() == onnx::TensorProto::EXTERNAL)
+      continue;
+    if (llvm::Expected<TensorData> tensor = convertTensor(init))
+      known[init.name()] = std::move(*tensor);
+    else
+      llvm::consumeError(tensor.takeError());
+  }
+  std::set<std::string> graphOutputs;
+  for (const auto &output : graph.output())
+    graphOutputs.insert(output.name());
+  std::vector<bool> folded(graph.node_size(), false);
+  for (int n = 0; n < graph.node_size(); ++n) {
+    const onnx::NodeProto &proto = graph.node(n);
+    if (proto.output_size() != 1 || graphOutputs.count(proto.output(0)) ||
+        !dims.count(proto.output(0)) || !proto.domain().empty())
+      continue;
+    std::optional<int64_t> elements = boundedProduct(dims[proto.output(0)]);
+    if (!elements || *elements > kMostElements)
+      continue;
+    llvm::Expected<Node> node = convertNode(proto, n);
+    if (!node) {
+      llvm::consumeError(node.takeError());
+      continue;
+    }
+    bool shapeOf = node->opType == "Shape" || node->opType == "Size";
+    std::vector<TensorData> shapes; // of Shape's and Size's input
+    std::vector<const TensorData *> inputs;
+    bool ready = true;
+    for (const std::string &input : node->inputs) {
+      if (input.empty()) {
+        inputs.push_back(nullptr);
+      } else if (auto it = known.find(input); it != known.end()) {
+        inputs.push_back(&it->second);
+      } else if (auto it = dims.find(input); shapeOf && it != dims.end()) {
+        shapes.emplace_back().dims = it->second;
+        inputs.push_back(&shapes.back());
+      } else {
+        ready = false;
+      }
+    }
+    if (!ready)
+      continue;
+    llvm::Expected<std::optional<TensorData>> value = folder(*node, inputs, dims[proto.output(0)]);
+    if (!value) {
+      llvm::consumeError(value.takeError()); // the importer says what is wrong
+      continue;
+    }
+    if (!*value)
+      continue;
+    (*value)->name = proto.output(0);
+    known[proto.output(0)] = std::move(**value);
+    folded[n] = true;
+  }
+  if (llvm::find(folded, true) == folded.end())
+    return false;
+  // The folded values the remaining nodes read become initializers.
+  std::set<std::string> read;
+  for (int n = 0; n < graph.node_size(); ++n)
+    if (!folded[n])
+      read.insert(graph.node(n).input().begin(), graph.node(n).input().end());
+  for (int n = 0; n < graph.node_size(); ++n) {
+    if (!folded[n] || !read.count(graph.node(n).output(0)))
+      continue;
+    const TensorData &value = known[graph.node(n).output(0)];
+    onnx::TensorProto *init = graph.add_initializer();
+    init->set_name(value.name);
+    for (int64_t d : value.dims)
+      init->add_dims(d);
+    if (value.dataType == kFloat) {
+      init->set_data_type(kFloat);
+      for (float v : value.floats)
+        init->add_float_data(v);
+    } else {
+      init->set_data_type(kInt64);
+      for (int64_t v : value.ints)
+        init->add_int64_data(v);
+    }
+  }
+  auto *nodes = graph.mutable_node();
+  for (int n = graph.node_size() - 1; n >= 0; --n)
+    if (folded[n])
+      nodes->DeleteSubrange(n, 1);
+  return true;
+}
+
 static llvm::Expected<Model> convertModel(ModelFile &file, llvm::StringRef path,
                                           std::vector<std::string> declaredInputs) {
   std::shared_ptr<const onnx::ModelProto> proto = file.proto;
@@ -753,21 +899,10 @@ static llvm::Expected<Model> convertModel(ModelFile &file, llvm::StringRef path,
     if (info.hasShape || !g.valueInfo.count(info.name))
       g.valueInfo[info.name] = info;
   for (int n = 0; n < graph.node_size(); ++n) {
-    const onnx::NodeProto &proto = graph.node(n);
-    Node node;
-    node.name = proto.name();
-    node.opType = proto.op_type();
-    node.domain = proto.domain();
-    node.index = n;
-    node.inputs.assign(proto.input().begin(), proto.input().end());
-    node.outputs.assign(proto.output().begin(), proto.output().end());
-    for (const auto &attrProto : proto.attribute()) {
-      llvm::Expected<Attribute> attr = convertAttribute(attrProto, node.describe());
-      if (!attr)
-        return attr.takeError();
-      node.attributes.push_back(std::move(*attr));
-    }
-    g.nodes.push_back(std::move(node));
+    llvm::Expected<Node> node = convertNode(graph.node(n), n);
+    if (!node)
+      return node.takeError();
+    g.nodes.push_back(std::move(*node));
   }
   model.storage = std::move(proto);
   return model;
@@ -825,7 +960,7 @@ static llvm::Error checkAttributes(const onnx::GraphProto &graph, llvm::StringRe
   return llvm::Error::success();
 }
 
-llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
+llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path, ConstantFolder folder,
                                                 ConstantInputBinder binder) {
   llvm::Expected<ModelFile> file = parseModelFile(path);
   if (!file)
@@ -866,13 +1001,24 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path,
                           "elements",
                           input.name(), kMaxTensorElements));
   }
-  try {
-    onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
-                                        /*data_prop=*/true);
-    onnx::shape_inference::InferShapes(proto, onnx::OpSchemaRegistry::Instance(),
-                                       options);
-  } catch (const std::exception &e) {
-    return fail(formatv("'{0}': ONNX shape inference failed: {1}", path, e.what()));
+  auto inferShapes = [&]() -> llvm::Error {
+    try {
+      onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
+                                          /*data_prop=*/true);
+      onnx::shape_inference::InferShapes(proto, onnx::OpSchemaRegistry::Instance(),
+                                         options);
+    } catch (const std::exception &e) {
+      return fail(formatv("'{0}': ONNX shape inference failed: {1}", path, e.what()));
+    }
+    return llvm::Error::success();
+  };
+  if (llvm::Error e = inferShapes())
+    return std::move(e);
+  // Once more with the computed shapes folded, until nothing more folds.
+  while (folder && foldConstantNodes(*proto.mutable_graph(), folder)) {
+    proto.mutable_graph()->clear_value_info();
+    if (llvm::Error e = inferShapes())
+      return std::move(e);
   }
   return convertModel(*file, path, std::move(declaredInputs));
 }

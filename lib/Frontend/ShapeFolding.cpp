@@ -23,9 +23,9 @@ static llvm::Error fail(const llvm::Twine &message) {
 }
 
 bool frontend::isFoldedShapeOperator(llvm::StringRef opType) {
-  return llvm::is_contained({"Cast", "Gather", "Slice", "Concat", "Unsqueeze", "Squeeze",
-                             "Reshape", "Flatten", "Mul", "Add", "Sub", "Div",
-                             "ConstantOfShape", "Range"},
+  return llvm::is_contained({"Shape", "Size", "Cast", "Gather", "Slice", "Concat",
+                             "Unsqueeze", "Squeeze", "Reshape", "Flatten", "Mul", "Add", "Sub",
+                             "Div", "ConstantOfShape", "Range"},
                             opType);
 }
 
@@ -150,6 +150,25 @@ llvm::Expected<TensorData> frontend::foldConstantNode(const Node &node,
   int64_t elements = std::accumulate(shape.begin(), shape.end(), int64_t(1),
                                      std::multiplies<int64_t>());
 
+  // Of the input's shape alone (its values need not be known).
+  if (op == "Shape" || op == "Size") {
+    Values result;
+    result.shape = shape;
+    if (op == "Size") {
+      result.ints = {std::accumulate(x->shape.begin(), x->shape.end(), int64_t(1),
+                                     std::multiplies<int64_t>())};
+    } else {
+      // Opset 15's start and end (negative from the end, clamped).
+      int64_t rank = x->shape.size();
+      auto clamp = [&](int64_t v) { return std::clamp(v < 0 ? v + rank : v, int64_t(0), rank); };
+      int64_t start = clamp(attrInt(node, "start", 0)), end = clamp(attrInt(node, "end", rank));
+      result.ints.assign(x->shape.begin() + start, x->shape.begin() + std::max(start, end));
+    }
+    if (result.size() != elements)
+      return fail(formatv("{0} dimensions do not fill the result's {1}", result.size(),
+                          elements));
+    return result.data(shape);
+  }
   // Operators that only reshape.
   if (op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" || op == "Flatten") {
     if (x->size() != elements)
@@ -297,4 +316,36 @@ llvm::Expected<TensorData> frontend::foldConstantNode(const Node &node,
       result.ints.push_back(x->ints[0] + i * delta->ints[0]);
   }
   return result.data(shape);
+}
+
+llvm::Expected<TensorData> frontend::constantNodeValue(const Node &node) {
+  TensorData tensor;
+  if (const Attribute *attr = node.attribute("value"); attr && attr->tensor) {
+    tensor = *attr->tensor;
+  } else if (const Attribute *attr = node.attribute("value_float")) {
+    tensor.setFloats({attr->f});
+  } else if (const Attribute *attr = node.attribute("value_floats")) {
+    tensor.dims = {(int64_t)attr->floats.size()};
+    tensor.setFloats(attr->floats);
+  } else if (const Attribute *attr = node.attribute("value_int")) {
+    tensor.dataType = kInt64;
+    tensor.ints = {attr->i};
+  } else if (const Attribute *attr = node.attribute("value_ints")) {
+    tensor.dataType = kInt64;
+    tensor.dims = {(int64_t)attr->ints.size()};
+    tensor.ints = attr->ints;
+  } else {
+    return fail("only tensor, float and int values of Constant are supported");
+  }
+  return tensor;
+}
+
+llvm::Expected<std::optional<TensorData>>
+frontend::foldKnownNode(const Node &node, llvm::ArrayRef<const TensorData *> inputs,
+                        llvm::ArrayRef<int64_t> resultShape) {
+  if (node.opType == "Constant")
+    return constantNodeValue(node);
+  if (!isFoldedShapeOperator(node.opType))
+    return std::nullopt;
+  return foldConstantNode(node, inputs, resultShape);
 }

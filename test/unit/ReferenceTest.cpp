@@ -1,5 +1,6 @@
 //===- ReferenceTest.cpp - reference kernels and interpreter --------------===//
 
+#include "pimc/Frontend/ShapeFolding.h"
 #include "pimc/Reference/Reference.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -885,7 +886,7 @@ llvm::Error runDataSet(const std::string &dir, const std::string &dataSet) {
     return std::optional<frontend::TensorData>(std::move(*data));
   };
   llvm::Expected<frontend::Model> model =
-      frontend::loadModel(dir + "/model.onnx", binder);
+      frontend::loadModel(dir + "/model.onnx", frontend::foldKnownNode, binder);
   if (!model)
     return model.takeError();
 

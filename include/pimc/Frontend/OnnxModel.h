@@ -117,8 +117,17 @@ using ConstantInputBinder = llvm::function_ref<llvm::Expected<std::optional<Tens
 /// LSTM), 1 when the input has no such known dimension.
 int64_t samplesPerInference(const Model &model);
 
-/// Reads, checks and shape-infers an ONNX model file.
-llvm::Expected<Model> loadModel(llvm::StringRef path,
+/// Folds a node whose inputs are the given constants (null for an omitted
+/// one) and whose output has the given shape: its output, or nullopt when it
+/// is not an operator the folder folds (frontend::foldKnownNode).
+using ConstantFolder = llvm::function_ref<llvm::Expected<std::optional<TensorData>>(
+    const Node &node, llvm::ArrayRef<const TensorData *> inputs,
+    llvm::ArrayRef<int64_t> resultShape)>;
+
+/// Reads, checks and shape-infers an ONNX model file. Where shape inference
+/// leaves shapes unknown behind shapes the graph computes, the nodes
+/// `folder` folds become initializers and shapes are inferred again.
+llvm::Expected<Model> loadModel(llvm::StringRef path, ConstantFolder folder,
                                 ConstantInputBinder binder = nullptr);
 /// Reads a serialized TensorProto (input_K.pb / output_K.pb).
 llvm::Expected<TensorData> readTensorFile(llvm::StringRef path);

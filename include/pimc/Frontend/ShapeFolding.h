@@ -32,6 +32,18 @@ llvm::Expected<TensorData> foldConstantNode(const Node &node,
                                             llvm::ArrayRef<const TensorData *> inputs,
                                             llvm::ArrayRef<int64_t> resultShape);
 
+/// The value of a Constant node (its `value`, `value_float(s)` or
+/// `value_int(s)` attribute).
+llvm::Expected<TensorData> constantNodeValue(const Node &node);
+
+/// The output of `node` when its inputs are the constants `inputs`, if it is
+/// a Constant or one of the isFoldedShapeOperator operators; nullopt for
+/// any other. loadModel folds with it when shape inference left shapes
+/// unknown behind computed shapes.
+llvm::Expected<std::optional<TensorData>>
+foldKnownNode(const Node &node, llvm::ArrayRef<const TensorData *> inputs,
+              llvm::ArrayRef<int64_t> resultShape);
+
 } // namespace pimc::frontend
 
 #endif // PIMC_FRONTEND_SHAPEFOLDING_H
