@@ -464,6 +464,7 @@ llvm::Error Compilation::runStage(StringRef stage, const CompileOptions &fitting
                  stage == "bufferize" || stage == "plan-memory";
   context->disableMultithreading(!perCore);
   PassManager pm(context.get());
+  pm.enableVerifier(fitting.verifyEachPass || stage == pipelineStages().back());
   // MLIR's pass manager flags (--mlir-print-ir-after-all, ...), if given.
   (void)applyPassManagerCLOptions(pm);
   TimingScope stageTiming = timingRoot.nest(stage);

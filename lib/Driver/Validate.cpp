@@ -93,6 +93,7 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
     compile.outputDir = outputDir;
     compile.progress = options.progress;
     compile.verbose = options.verbose;
+    compile.verifyEachPass = options.verifyEachPass;
     compile.throughput = options.throughput;
     compile.plan = options.plan;
     compile.copyBudget = options.copyBudget;

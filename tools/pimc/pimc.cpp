@@ -102,6 +102,11 @@ static cl::opt<bool> verbose(
     cl::desc("every stage's progress line: of each candidate of throughput mode (which "
              "otherwise print one line each when done), and of validate's compile"),
     cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
+static cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("verify the IR after every pass, not only after the last stage (slower: for "
+             "developing pimc)"),
+    cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
 static cl::opt<bool> keep("keep",
                           cl::desc("without -o: keep the temporary directory (and say where)"),
                           cl::sub(validateCommand), cl::cat(pimcOptions));
@@ -286,6 +291,7 @@ static int runCompile(const char *argv0) {
                                 !givenMlirOption("mlir-elide-resource-strings-if-larger");
   options.progress = !quiet && emitMlir.empty();
   options.verbose = verbose;
+  options.verifyEachPass = verifyEach;
   if (options.outputDir.empty() && options.emitMlirAfter.empty())
     return usageError("give an output directory with -o");
   llvm::Expected<llvm::json::Object> report = compileModel(options);
@@ -359,6 +365,7 @@ static int runValidate() {
   options.keepOutput = keep;
   options.progress = verbose;
   options.verbose = verbose;
+  options.verifyEachPass = verifyEach;
   llvm::Expected<bool> ok = validateCase(options, llvm::outs());
   if (!ok)
     return error(ok.takeError(), ErrorKind::InvalidInput);

@@ -37,6 +37,10 @@ struct CompileOptions {
   /// (the weights) of more than 64 bytes; otherwise MLIR's printing flags hold.
   bool elideLargeConstants = false;
   bool progress = true;    // stage lines on stderr
+  /// The IR verified after every pass; otherwise once, after the last stage
+  /// (verifying a program of a million ops after each pass costs more than
+  /// a stage).
+  bool verifyEachPass = false;
   /// Throughput mode's candidates print their stage lines too, not only a
   /// line when each is done.
   bool verbose = false;
@@ -138,6 +142,7 @@ struct ValidateOptions {
   double rtol = 1e-3, atol = 1e-4;
   bool progress = false;
   bool verbose = false;    // as CompileOptions::verbose
+  bool verifyEachPass = false; // as CompileOptions::verifyEachPass
   bool throughput = false; // compile in throughput mode
   CompileOptions::Plan plan = CompileOptions::Plan::Best;
   double copyBudget = 0.9;  // as CompileOptions::copyBudget
