@@ -4,6 +4,22 @@
 
 include "mlir/Pass/PassBase.td"
 
+def PimcSetArch : Pass<"pimc-set-arch", "::mlir::ModuleOp"> {
+  let summary = "the chip the module is compiled for, as its pim.arch";
+  let description = [{
+    Loads the pimsim-nn architecture file `arch` and attaches it to the
+    module as `pim.arch`: the file's text and its network file's, from
+    which a pass that needs the chip can parse it (pimc::archOf) without
+    reading a file. With no file (the built-in chip-144), the module has no
+    pim.arch.
+  }];
+  let options = [
+    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
+           "pimsim-nn architecture file (empty: the built-in chip-144)">,
+  ];
+  let dependentDialects = ["::pimc::pim::PimDialect"];
+}
+
 def PimBufferize : Pass<"pim-bufferize", "::mlir::ModuleOp"> {
   let summary = "Stage 8: One-Shot Bufferize of the core programs";
   let description = [{
