@@ -3,13 +3,21 @@
 // RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" | FileCheck %s
 // CHECK: module attributes {pim.arch = #pim.arch<name = "{{.*}}/Inputs/tiny-arch.json", json = "{\0A \22chip_config\22: {{.*}}\22net_config_file_path\22: \22tiny-network.json\22{{.*}}", network = "{\22latency\22: {\220\22: {\221\22: 4, {{.*}}">}
 
+// The passes after it read neither file: with both gone, scheduling is for
+// the tiny chip (peft.mlir works the makespan out).
+// RUN: rm -rf %t && mkdir %t && cp %inputs/tiny-arch.json %inputs/tiny-network.json %t/
+// RUN: pimc-opt %s --pimc-set-arch="arch=%t/tiny-arch.json" -o %t/carried.mlir
+// RUN: rm %t/tiny-arch.json %t/tiny-network.json
+// RUN: pimc-opt %t/carried.mlir --spat-peft-schedule | FileCheck %s --check-prefix=TINY
+// TINY: module attributes {pim.arch = #pim.arch<{{.*}}>, spat.makespan = 9.560000e+02 : f64}
+
 // No file: the built-in chip-144, which a module without pim.arch is for.
-// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" | pimc-opt --pimc-set-arch | FileCheck %s --check-prefix=NONE
+// RUN: pimc-opt %t/carried.mlir --pimc-set-arch | FileCheck %s --check-prefix=NONE
 // NONE-NOT: pim.arch
 // NONE: func.func @fork_join
 
-// RUN: not pimc-opt %s --pimc-set-arch="arch=%t/missing.json" 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: error: cannot read architecture file '{{.*}}missing.json'
+// RUN: not pimc-opt %s --pimc-set-arch="arch=%t/tiny-arch.json" 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: cannot read architecture file '{{.*}}tiny-arch.json'
 
 spat.global constant @w : tensor<32x16xf32> = dense<1.0> : tensor<32x16xf32>
 
