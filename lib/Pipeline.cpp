@@ -22,26 +22,24 @@ llvm::ArrayRef<llvm::StringRef> pimc::pipelineStages() {
 
 void pimc::buildStage(OpPassManager &pm, llvm::StringRef stage,
                       const PipelineOptions &options) {
-  const std::string &arch = options.arch;
   bool stages = options.layerStages;
   if (stage == "canonicalize") {
-    onnx::addCanonicalizationPasses(pm.nest<func::FuncOp>(),
-                                    options.packPixels ? std::optional(arch) : std::nullopt);
+    onnx::addCanonicalizationPasses(pm.nest<func::FuncOp>(), options.packPixels);
   } else if (stage == "plan-windows") {
-    pm.addPass(createOnnxPlanWindows(OnnxPlanWindowsOptions{arch, stages, options.copyBudget}));
+    pm.addPass(createOnnxPlanWindows(OnnxPlanWindowsOptions{stages, options.copyBudget}));
   } else if (stage == "onnx-to-spatial") {
     pm.addPass(createConvertOnnxToSpatial(ConvertOnnxToSpatialOptions{
-        arch, stages, stages && options.evenSplits, options.interleaveRows}));
+        stages, stages && options.evenSplits, options.interleaveRows}));
   } else if (stage == "merge") {
-    pm.addPass(spat::createSpatMergeComputes(spat::SpatMergeComputesOptions{arch}));
+    pm.addPass(spat::createSpatMergeComputes());
   } else if (stage == "peft") {
     pm.addPass(spat::createSpatPeftSchedule(
-        spat::SpatPeftScheduleOptions{arch, stages, stages && options.balanceWeightless}));
+        spat::SpatPeftScheduleOptions{stages, stages && options.balanceWeightless}));
   } else if (stage == "materialize") {
     pm.addPass(spat::createSpatMaterializeSchedule());
   } else if (stage == "communication") {
     pm.addPass(spat::createSpatOrderCommunication(
-        spat::SpatOrderCommunicationOptions{arch, stages}));
+        spat::SpatOrderCommunicationOptions{stages}));
   } else if (stage == "spatial-to-pim") {
     // Looping programs assemble their buffers where the pieces arrive, in
     // the final order: a core's copies are part of every round. (For one
@@ -49,17 +47,19 @@ void pimc::buildStage(OpPassManager &pm, llvm::StringRef stage,
     // on most benchmark models.)
     if (options.looping)
       pm.addPass(spat::createSpatAssembleInPlace());
-    pm.addPass(createConvertSpatialToPim(ConvertSpatialToPimOptions{arch}));
+    pm.addPass(createConvertSpatialToPim());
   } else if (stage == "bufferize") {
     pm.addPass(pim::createPimBufferize());
   } else if (stage == "plan-memory") {
-    pm.addPass(pim::createPimPlanMemory(pim::PimPlanMemoryOptions{arch}));
+    pm.addPass(pim::createPimPlanMemory());
   } else {
     llvm_unreachable("not a stage of the pipeline");
   }
 }
 
 void pimc::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  // The stages read the chip from the module.
+  pm.addPass(pim::createPimcSetArch(pim::PimcSetArchOptions{options.arch}));
   for (llvm::StringRef stage : pipelineStages())
     buildStage(pm, stage, options);
 }

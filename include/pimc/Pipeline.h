@@ -56,11 +56,13 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
 /// The stages the pipeline runs, in order.
 llvm::ArrayRef<llvm::StringRef> pipelineStages();
 
-/// Adds the passes of one stage (a name of pipelineStages()) to `pm`.
+/// Adds the passes of one stage (a name of pipelineStages()) to `pm`; they
+/// compile for the chip the module carries (pim.arch).
 void buildStage(mlir::OpPassManager &pm, llvm::StringRef stage,
                 const PipelineOptions &options);
 
-/// Adds every stage, from canonicalization to memory planning.
+/// Adds pimc-set-arch with the options' `arch`, then every stage, from
+/// canonicalization to memory planning.
 void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 /// Registers buildPipeline as --pimc-pipeline.

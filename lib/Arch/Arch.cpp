@@ -357,6 +357,8 @@ llvm::Expected<Arch> Arch::parse(llvm::StringRef text, llvm::StringRef directory
   if (llvm::Error e = readNetwork(*networkJson->getAsObject(), arch, name, networkPath))
     return std::move(e);
   arch.path = name.str();
+  arch.json = text.str();
+  arch.networkJson = networkText->str();
   return arch;
 }
 

@@ -6,6 +6,7 @@
 #include "pimc/Arch/Arch.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Dialect/Onnx/Transforms/Passes.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 #include "pimc/Dialect/Spatial/CostAnalysis.h"
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
 #include "pimc/Frontend/OnnxImporter.h"
@@ -297,9 +298,8 @@ Object coreStatsJson(const CoreCodeStats &c) {
                 {"memory_bytes", c.memoryBytes}};
 }
 
-/// The pipeline's options for a compile's plan.
+/// The pipeline's options for a compile's plan (its chip is the module's).
 void setPipelineOptions(PipelineOptions &pipeline, const CompileOptions &options) {
-  pipeline.arch = options.archPath;
   pipeline.looping = options.throughput;
   // The passes plan a pipeline of layer stages, or one inference.
   pipeline.layerStages = options.throughput && options.plan != CompileOptions::Plan::WholeChip;
@@ -509,6 +509,8 @@ llvm::Expected<bool> Compilation::prepare(const frontend::Model *preloaded) {
                      llvm::toString(imported.takeError()) +
                          (diagnostics.empty() ? "" : "\n" + diagnostics));
   ModuleOp module = **imported;
+  // Every stage compiles for the chip the module carries.
+  setArch(module, arch);
   // The IR shares the weights now: each is freed when the passes drop it.
   loadedModel = frontend::Model();
   // Imported again after an attempt: for the next one.

@@ -56,6 +56,9 @@ struct Arch {
   std::string path;
   /// The network file, as named in the architecture file.
   std::string networkFile;
+  /// The architecture and network texts this was parsed from: enough to
+  /// parse it again without reading a file (a module carries them).
+  std::string json, networkJson;
 
   int64_t coreCount = 1;
   double corePeriod = 1;

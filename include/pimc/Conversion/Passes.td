@@ -15,8 +15,6 @@ def OnnxPlanWindows : Pass<"onnx-plan-windows", "::mlir::ModuleOp"> {
     reads.
   }];
   let options = [
-    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
-           "pimsim-nn architecture file (empty: the built-in chip-144)">,
     Option<"throughput", "throughput", "bool", /*default=*/"false",
            "programs that loop: the cores go to the slowest layer, a band at "
            "a time (else the crossbars to the copies that shorten one "
@@ -39,8 +37,6 @@ def ConvertOnnxToSpatial : Pass<"convert-onnx-to-spatial", "::mlir::ModuleOp"> {
     spat.compute_batch. Constants become spat.global symbols.
   }];
   let options = [
-    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
-           "pimsim-nn architecture file (empty: the built-in chip-144)">,
     Option<"throughput", "throughput", "bool", /*default=*/"false",
            "programs that loop: a band's row tiles stay in one compute (the "
            "round is bound by all the work and transfers, not by one band)">,
@@ -68,10 +64,6 @@ def ConvertSpatialToPim : Pass<"convert-spatial-to-pim", "::mlir::ModuleOp"> {
     loops over the batch), each spat operation becomes the pim operation of
     its instruction class in destination-passing style.
   }];
-  let options = [
-    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
-           "pimsim-nn architecture file (empty: the built-in chip-144)">,
-  ];
   let dependentDialects = ["::pimc::pim::PimDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect",

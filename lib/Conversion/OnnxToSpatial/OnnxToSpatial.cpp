@@ -9,7 +9,7 @@
 #include "Lowering.h"
 
 #include "pimc/Conversion/Passes.h"
-#include "pimc/Support/ArchOption.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 #include "pimc/Arch/CostModel.h"
 #include "pimc/Support/Constants.h"
 
@@ -831,7 +831,7 @@ struct ConvertOnnxToSpatialPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<Arch> arch = loadArchOption(module, archFile);
+    std::shared_ptr<const Arch> arch = archOf(module);
     if (!arch)
       return signalPassFailure();
     SymbolTable symbols(module);

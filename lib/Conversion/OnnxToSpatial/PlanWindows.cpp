@@ -12,7 +12,7 @@
 #include "pimc/Arch/CostModel.h"
 #include "pimc/Conversion/BandPlan.h"
 #include "pimc/Conversion/Passes.h"
-#include "pimc/Support/ArchOption.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 
 namespace pimc {
 #define GEN_PASS_DEF_ONNXPLANWINDOWS
@@ -134,7 +134,7 @@ struct OnnxPlanWindowsPass : public pimc::impl::OnnxPlanWindowsBase<OnnxPlanWind
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<Arch> arch = loadArchOption(module, archFile);
+    std::shared_ptr<const Arch> arch = archOf(module);
     if (!arch)
       return signalPassFailure();
     CostModel cost(*arch);

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pimc/Support/ArchOption.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 #include "pimc/Arch/Arch.h"
 #include "pimc/Conversion/Passes.h"
 #include "pimc/Dialect/Pim/PimDialect.h"
@@ -454,7 +454,7 @@ struct ConvertSpatialToPimPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<Arch> arch = loadArchOption(module, archFile);
+    std::shared_ptr<const Arch> arch = archOf(module);
     if (!arch)
       return signalPassFailure();
     if (!module.getOps<func::FuncOp>().empty()) {

@@ -1,6 +1,7 @@
 //===- PimOps.cpp - the pim dialect ---------------------------------------===//
 
 #include "pimc/Dialect/Pim/PimDialect.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -28,6 +29,18 @@ void PimDialect::initialize() {
 }
 
 LogicalResult PimDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  if (attr.getName() == getArchAttrHelper().getName()) {
+    auto arch = dyn_cast<ArchAttr>(attr.getValue());
+    if (!arch)
+      return op->emitOpError() << "'" << attr.getName().getValue() << "' must be a #pim.arch";
+    if (!isa<ModuleOp>(op))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' is an attribute of the module";
+    // Checked here once: the passes that read it find it parsed.
+    if (llvm::Expected<std::shared_ptr<const pimc::Arch>> parsed = pimc::parseArch(arch); !parsed)
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "': " << llvm::toString(parsed.takeError());
+  }
   if (attr.getName() == getMemoryBytesAttrHelper().getName() &&
       !isa<IntegerAttr>(attr.getValue()))
     return op->emitOpError() << "'" << attr.getName().getValue() << "' must be an integer";

@@ -611,34 +611,13 @@ private:
 };
 
 /// The architecture file beside the program, naming its network file by a
-/// path relative to it, so that `ChipTest OUT OUT/arch.json` runs as is.
+/// path relative to it, so that `ChipTest OUT OUT/arch.json` runs as is:
+/// the texts the program was compiled for, whatever the files hold now.
 llvm::Error writeArch(const Arch &arch, StringRef directory) {
-  std::string archText, networkText;
-  if (arch.path.empty()) {
-    archText = Arch::builtinDefaultJson().str();
-    networkText = meshNetworkJson(arch.layoutRows, arch.layoutCols,
-                                  arch.globalMemorySwitchId);
-  } else {
-    // Read as Arch::load read them: they may have changed since.
-    auto buffer = readRegularFile(arch.path, /*requiresNullTerminator=*/true, Arch::kMaxFileBytes);
-    if (!buffer)
-      return fail("cannot read architecture file '" + arch.path +
-                  "': " + llvm::toString(buffer.takeError()));
-    archText = (*buffer)->getBuffer().str();
-    auto networkBuffer =
-        Arch::readNetworkFile(llvm::sys::path::parent_path(arch.path), arch.networkFile,
-                              arch.coreCount);
-    if (!networkBuffer)
-      return fail("cannot read the network file of '" + arch.path +
-                  "': " + llvm::toString(networkBuffer.takeError()));
-    networkText = (*networkBuffer)->getBuffer().str();
-  }
-  llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth(archText);
-  if (!json)
-    return fail("architecture file '" + arch.path +
-                "' changed while pimc compiled: " + llvm::toString(json.takeError()));
-  if (!json->getAsObject())
-    return fail("architecture file '" + arch.path + "' changed while pimc compiled");
+  llvm::Expected<llvm::json::Value> json = parseJsonWithinDepth(arch.json);
+  if (!json || !json->getAsObject())
+    return fail("architecture '" + arch.path + "' is not a JSON object" +
+                (json ? "" : ": " + llvm::toString(json.takeError())));
   // Under its own name, unless pimc writes a file of that name.
   std::string networkName = llvm::sys::path::filename(arch.networkFile).str();
   if (networkName.empty() || isArtifactName(networkName))
@@ -649,7 +628,7 @@ llvm::Error writeArch(const Arch &arch, StringRef directory) {
   if (llvm::Error e = writeOutputFile(join(directory, kArchFile),
                                 llvm::formatv("{0:1}\n", *json).str()))
     return e;
-  return writeOutputFile(join(directory, networkName), networkText);
+  return writeOutputFile(join(directory, networkName), arch.networkJson);
 }
 } // namespace
 

@@ -1,6 +1,6 @@
 //===- EmitPimsim.cpp - the code generation pass --------------------------===//
 
-#include "pimc/Support/ArchOption.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 #include "pimc/Target/Pimsim/CodeGen.h"
 #include "pimc/Target/Pimsim/Passes.h"
 
@@ -21,7 +21,7 @@ struct PimEmitPimsimPass : public pimc::impl::PimEmitPimsimBase<PimEmitPimsimPas
       module.emitError("pim-emit-pimsim needs output-dir");
       return signalPassFailure();
     }
-    std::optional<Arch> arch = loadArchOption(module, archFile);
+    std::shared_ptr<const Arch> arch = archOf(module);
     if (!arch)
       return signalPassFailure();
     llvm::Expected<CodeGenStats> stats =

@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --pass-pipeline='builtin.module(onnx-plan-windows{arch=%inputs/tiny-arch.json},convert-onnx-to-spatial{arch=%inputs/tiny-arch.json},spat-merge-computes{arch=%inputs/tiny-arch.json},spat-peft-schedule{arch=%inputs/tiny-arch.json})' | FileCheck %s
+// RUN: pimc-opt %s --pass-pipeline='builtin.module(pimc-set-arch{arch=%inputs/tiny-arch.json},onnx-plan-windows,convert-onnx-to-spatial,spat-merge-computes,spat-peft-schedule)' | FileCheck %s
 
 // Copies of a conv's weights (bands of its output rows) take only the
 // crossbars the other layers leave. The tiny chip has 16 crossbars; the

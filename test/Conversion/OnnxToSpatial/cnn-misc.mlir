@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --split-input-file --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s
 
 // Constant padding is a view (spat.pad) that its consumers read as filled
 // data; the padding value comes from the scalar constant.

@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --pass-pipeline='builtin.module(func.func(onnx-canonicalize,onnx-channels-last,onnx-canonicalize),onnx-plan-windows{arch=%inputs/tiny-arch.json},convert-onnx-to-spatial{arch=%inputs/tiny-arch.json})' | FileCheck %s
+// RUN: pimc-opt %s --pass-pipeline='builtin.module(pimc-set-arch{arch=%inputs/tiny-arch.json},func.func(onnx-canonicalize,onnx-channels-last,onnx-canonicalize),onnx-plan-windows,convert-onnx-to-spatial)' | FileCheck %s
 
 // A small CNN through stages 1 and 2 as the driver runs them: conv + BN +
 // relu, max pool, global average pool, flatten and a classifier. The BN is

@@ -1,5 +1,5 @@
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=PLAN
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows | FileCheck %s --check-prefix=PLAN
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s
 
 // A batch of 2 through a 3x3 conv (the geometry of conv.mlir's conv_3x3)
 // and a global average pooling. The plan counts the rows of both samples:

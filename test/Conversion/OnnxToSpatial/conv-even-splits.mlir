@@ -1,5 +1,5 @@
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json throughput=true" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=LAST
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json throughput=true" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true even-splits=true" | FileCheck %s --check-prefix=EVEN
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows="throughput=true" --convert-onnx-to-spatial="throughput=true" | FileCheck %s --check-prefix=LAST
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows="throughput=true" --convert-onnx-to-spatial="throughput=true even-splits=true" | FileCheck %s --check-prefix=EVEN
 
 // Ten output rows in four bands of at most three rows. By default the last
 // band takes the one row left, a compute with a fraction of the others'

@@ -1,6 +1,6 @@
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json copy-budget=0.25" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=TURNS
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json copy-budget=0.25" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json interleave-rows=false" | FileCheck %s --check-prefix=RUNS
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json copy-budget=0.25 throughput=true" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=PIPELINE
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows="copy-budget=0.25" --convert-onnx-to-spatial | FileCheck %s --check-prefix=TURNS
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows="copy-budget=0.25" --convert-onnx-to-spatial="interleave-rows=false" | FileCheck %s --check-prefix=RUNS
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows="copy-budget=0.25 throughput=true" --convert-onnx-to-spatial="throughput=true" | FileCheck %s --check-prefix=PIPELINE
 
 // A 3x3 conv of 2 channels has 18 weight rows, two row tiles of the tiny
 // chip's 16x16 crossbars; a quarter of its 16 crossbars holds two copies, so

@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json throughput=true" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows="throughput=true" --convert-onnx-to-spatial="throughput=true" | FileCheck %s
 
 // Two 1x1 convolutions of as many output pixels and mvms; the second reads
 // four times the input (stride 2). When the programs loop, a core spends

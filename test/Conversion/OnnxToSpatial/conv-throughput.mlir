@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --onnx-plan-windows="arch=%inputs/tiny-arch.json throughput=true" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s
+// RUN: pimc-opt %s --split-input-file --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows="throughput=true" --convert-onnx-to-spatial="throughput=true" | FileCheck %s
 
 // For programs that loop, the round is bound by all the work and transfers,
 // not by how soon one band is done: the row tiles of a band stay in one

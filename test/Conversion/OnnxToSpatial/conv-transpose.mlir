@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s
 
 // A ConvTranspose of stride 2 over 3 rows, kernel [1, 2, 3] (one channel),
 // pads 1 at the top: the full output t = 0..6 is t = 2i + k, the result

@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --split-input-file --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s
 
 // Convolutions in their channels-last normal form on the tiny chip (16x16
 // crossbars, 4 per core). How many bands of output rows a conv is cut into

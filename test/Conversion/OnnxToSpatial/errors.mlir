@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --verify-diagnostics --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json"
+// RUN: pimc-opt %s --split-input-file --verify-diagnostics --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial
 
 // The tiny chip has 16 crossbars of 16x16; these weights need 4 x 5 tiles of
 // one crossbar.

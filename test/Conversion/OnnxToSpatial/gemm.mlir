@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s
 
 // The tiny chip has 16x16 crossbars and 4 per core: a [40, 70] weight matrix
 // is cut into row tiles of 16, 16 and 8 rows and two column blocks of 48 and

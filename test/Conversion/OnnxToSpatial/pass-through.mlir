@@ -1,6 +1,6 @@
-// RUN: pimc-opt %s --split-input-file --onnx-plan-windows="arch=%inputs/tiny-arch.json throughput=true" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=PIPELINE
-// RUN: pimc-opt %s --split-input-file --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=LATENCY
-// RUN: pimc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(onnx-pack-pixels{arch=%inputs/tiny-arch.json}),onnx-plan-windows{arch=%inputs/tiny-arch.json throughput=true},convert-onnx-to-spatial{arch=%inputs/tiny-arch.json throughput=true})' | FileCheck %s --check-prefix=PACKED
+// RUN: pimc-opt %s --split-input-file --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows="throughput=true" --convert-onnx-to-spatial="throughput=true" | FileCheck %s --check-prefix=PIPELINE
+// RUN: pimc-opt %s --split-input-file --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s --check-prefix=LATENCY
+// RUN: pimc-opt %s --split-input-file --pass-pipeline='builtin.module(pimc-set-arch{arch=%inputs/tiny-arch.json},func.func(onnx-pack-pixels),onnx-plan-windows{throughput=true},convert-onnx-to-spatial{throughput=true})' | FileCheck %s --check-prefix=PACKED
 
 // A residual block as a pipeline: the sum would read its skip input from
 // the stage before the first convolution, two stages back, and hold that

@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --split-input-file --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s
 
 // Pooling runs on the vector unit over a padded view, one lane per output
 // pixel (see conv.mlir for the geometry of a band). These pools are one band

@@ -1,5 +1,5 @@
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=LATENCY
-// RUN: pimc-opt %s --onnx-plan-windows="arch=%inputs/tiny-arch.json throughput=true" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=PIPELINE
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial | FileCheck %s --check-prefix=LATENCY
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows="throughput=true" --convert-onnx-to-spatial="throughput=true" | FileCheck %s --check-prefix=PIPELINE
 
 // The model input's transpose comes before the first layer. For one
 // inference its chunks are cut much shorter than a band of that layer, so

@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --verify-diagnostics --onnx-plan-windows="arch=%inputs/tiny-arch.json" --convert-onnx-to-spatial="arch=%inputs/tiny-arch.json"
+// RUN: pimc-opt %s --split-input-file --verify-diagnostics --pimc-set-arch="arch=%inputs/tiny-arch.json" --onnx-plan-windows --convert-onnx-to-spatial
 
 // Windows must be in the normal form stage 1 makes.
 func.func @conv_not_channels_last(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {

@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --convert-spatial-to-pim="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --convert-spatial-to-pim | FileCheck %s
 
 // The weight tile becomes the core's array group 0 (two crossbars of 16
 // outputs for 20 columns). The lanes of the batch are an scf.for over the

@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --convert-spatial-to-pim="arch=%inputs/tiny-arch.json" --verify-diagnostics | FileCheck %s
+// RUN: pimc-opt %s --split-input-file --pimc-set-arch="arch=%inputs/tiny-arch.json" --convert-spatial-to-pim --verify-diagnostics | FileCheck %s
 
 // A single-lane compute is inlined. Tiles of two computes are the groups 0
 // and 1 of the core, in program order; every vector operation writes a fresh

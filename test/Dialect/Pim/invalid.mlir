@@ -49,3 +49,31 @@ pim.core 0 {
 // expected-error @+1 {{'pim.core' op 'pim.memory_bytes' must be an integer}}
 pim.core 0 attributes {pim.memory_bytes = "a lot"} {
 }
+
+// -----
+
+// The chip the module is compiled for is a #pim.arch.
+// expected-error @+1 {{'builtin.module' op 'pim.arch' must be a #pim.arch}}
+module attributes {pim.arch = "chip-144"} {
+  pim.core 0 {
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'pim.core' op 'pim.arch' is an attribute of the module}}
+pim.core 0 attributes {pim.arch = #pim.arch<name = "chip.json", json = "{}", network = "{}">} {
+}
+
+// -----
+
+// What it carries is checked as the architecture file would be.
+// expected-error @+1 {{'builtin.module' op 'pim.arch': architecture 'broken.json': not valid JSON}}
+module attributes {pim.arch = #pim.arch<name = "broken.json", json = "{\"chip_config\": ", network = "{}">} {
+}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op 'pim.arch': architecture 'dir/one-core.json': network file 'dir/net.json' has no object 'energy'}}
+module attributes {pim.arch = #pim.arch<name = "dir/one-core.json", json = "{\"chip_config\": {\"network_config\": {\"layout\": [1, 1], \"net_config_file_path\": \"net.json\"}}}", network = "{\"latency\": {\"0\": {\"-10\": 15}, \"-10\": {\"0\": 15}}}">} {
+}

@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --pim-plan-memory="arch=%inputs/tiny-arch.json" --verify-diagnostics | FileCheck %s
+// RUN: pimc-opt %s --split-input-file --pimc-set-arch="arch=%inputs/tiny-arch.json" --pim-plan-memory --verify-diagnostics | FileCheck %s
 
 // %a dies after the first relu, so %c reuses its memory; %b is live while
 // both are, so it gets its own, and %d reuses it once %b is dead. A buffer

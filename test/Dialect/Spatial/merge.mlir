@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --split-input-file --spat-merge-computes="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --split-input-file --pimc-set-arch="arch=%inputs/tiny-arch.json" --spat-merge-computes | FileCheck %s
 
 spat.global constant @w : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
 

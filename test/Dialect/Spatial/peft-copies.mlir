@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --spat-peft-schedule | FileCheck %s
 
 // Computes that share a copy of their weights (spat.copy) run on one core,
 // one after the other, and their tiles take its crossbars once. Each tile

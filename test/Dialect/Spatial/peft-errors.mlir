@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json" --verify-diagnostics -o /dev/null
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --spat-peft-schedule --verify-diagnostics -o /dev/null
 
 spat.global constant @w : tensor<16x80xf32> = dense<1.0> : tensor<16x80xf32>
 

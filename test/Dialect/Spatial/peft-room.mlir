@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --spat-peft-schedule | FileCheck %s
 
 // The weights here take all 16 crossbars of the tiny chip (4 cores of 4):
 // four computes of 1 crossbar, four of 2 and one of 4 that comes last.

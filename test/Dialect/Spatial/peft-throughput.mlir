@@ -1,6 +1,6 @@
-// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json" | FileCheck %s --check-prefix=LATENCY
-// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json throughput=true" | FileCheck %s --check-prefix=PIPELINE
-// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json throughput=true balance-weightless=true" | FileCheck %s --check-prefix=BALANCED
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --spat-peft-schedule | FileCheck %s --check-prefix=LATENCY
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --spat-peft-schedule="throughput=true" | FileCheck %s --check-prefix=PIPELINE
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --spat-peft-schedule="throughput=true balance-weightless=true" | FileCheck %s --check-prefix=BALANCED
 
 spat.global constant @w : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
 spat.global constant @v : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>

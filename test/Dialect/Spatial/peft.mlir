@@ -1,4 +1,4 @@
-// RUN: pimc-opt %s --spat-peft-schedule="arch=%inputs/tiny-arch.json" | FileCheck %s
+// RUN: pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --spat-peft-schedule | FileCheck %s
 
 spat.global constant @w : tensor<32x16xf32> = dense<1.0> : tensor<32x16xf32>
 
@@ -7,7 +7,7 @@ spat.global constant @w : tensor<32x16xf32> = dense<1.0> : tensor<32x16xf32>
 // On the tiny chip an mvmul takes 735 ns (40 read, 665 compute, 30 write)
 // and loading its 16 inputs 85 ns; the partial sum crosses the NoC in 62 ns
 // and the add takes 74 ns.
-// CHECK: module attributes {spat.makespan = 9.560000e+02 : f64}
+// CHECK: module attributes {pim.arch = #pim.arch<name = "{{.*}}tiny-arch.json", {{.*}}>, spat.makespan = 9.560000e+02 : f64}
 // CHECK-LABEL: func @fork_join
 // CHECK: spat.compute{{.*}}spat.core = 0 : i64, spat.finish = 8.200000e+02 : f64, spat.start = 0.000000e+00 : f64
 // CHECK: spat.compute{{.*}}spat.core = 1 : i64, spat.finish = 8.200000e+02 : f64, spat.start = 0.000000e+00 : f64

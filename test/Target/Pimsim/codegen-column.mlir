@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && pimc-opt %s --pim-emit-pimsim="arch=%inputs/tiny-arch.json output-dir=%t emit-json=true" -o /dev/null
+// RUN: rm -rf %t && pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --pim-emit-pimsim="output-dir=%t emit-json=true" -o /dev/null
 // RUN: FileCheck %s < %t/core_0.json
 
 // A column of a matrix in local memory, [3, 1] of [3, 4], collapsed to

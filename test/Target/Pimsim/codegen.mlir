@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && pimc-opt %s --pim-emit-pimsim="arch=%inputs/tiny-arch.json output-dir=%t emit-json=true" -o /dev/null
+// RUN: rm -rf %t && pimc-opt %s --pimc-set-arch="arch=%inputs/tiny-arch.json" --pim-emit-pimsim="output-dir=%t emit-json=true" -o /dev/null
 // RUN: FileCheck %s --check-prefix=CORE0 < %t/core_0.json
 // RUN: FileCheck %s --check-prefix=CORE1 < %t/core_1.json
 // RUN: FileCheck %s --check-prefix=CONFIG < %t/config.json

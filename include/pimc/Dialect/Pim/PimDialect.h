@@ -12,11 +12,13 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "pimc/Dialect/Pim/PimDialect.h.inc"
 #include "pimc/Dialect/Pim/PimEnums.h.inc"
 
+// The dialect's discardable attribute helpers need the attribute classes.
 #define GET_ATTRDEF_CLASSES
 #include "pimc/Dialect/Pim/PimAttrs.h.inc"
+
+#include "pimc/Dialect/Pim/PimDialect.h.inc"
 
 #define GET_OP_CLASSES
 #include "pimc/Dialect/Pim/PimOps.h.inc"

@@ -24,10 +24,30 @@ def Pim_Dialect : Dialect {
   let cppNamespace = "::pimc::pim";
   let summary = "the pimsim-nn instruction set";
   let useDefaultAttributePrinterParser = 1;
-  // Memory planning's hand-off to code generation: the bytes of a core's
-  // local memory its buffers take.
-  let discardableAttrs = (ins "::mlir::IntegerAttr":$memory_bytes);
+  let discardableAttrs = (ins
+    // On the module (pimc-set-arch): the chip every pass compiles for.
+    "::pimc::pim::ArchAttr":$arch,
+    // Memory planning's hand-off to code generation: the bytes of a core's
+    // local memory its buffers take.
+    "::mlir::IntegerAttr":$memory_bytes
+  );
   let hasOperationAttrVerify = 1;
+}
+
+def Pim_ArchAttr : AttrDef<Pim_Dialect, "Arch"> {
+  let mnemonic = "arch";
+  let summary = "a pimsim-nn architecture, as the texts it is parsed from";
+  let description = [{
+    The architecture file `name` (as it was named when loaded), its JSON
+    text `json` and the text of the network file it names, `network`: what
+    the passes parse the architecture from (pimc::archOf), without reading
+    a file. The module carries it as `pim.arch`; a module without one is
+    for the built-in chip-144.
+  }];
+  let parameters = (ins StringRefParameter<"the architecture file">:$name,
+                        StringRefParameter<"the architecture JSON">:$json,
+                        StringRefParameter<"the network file's JSON">:$network);
+  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 def Pim_GroupAttr : AttrDef<Pim_Dialect, "Group"> {

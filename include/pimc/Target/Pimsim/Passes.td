@@ -13,8 +13,6 @@ def PimEmitPimsim : Pass<"pim-emit-pimsim", "::mlir::ModuleOp"> {
     the architecture file and the manifest into `output-dir`.
   }];
   let options = [
-    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
-           "pimsim-nn architecture file (empty: the built-in chip-144)">,
     Option<"outputDir", "output-dir", "std::string", /*default=*/"\"\"",
            "directory for the artifacts">,
     Option<"emitJson", "emit-json", "bool", /*default=*/"false",

@@ -531,11 +531,10 @@ struct OnnxCanonicalizePass
 };
 } // namespace
 
-void pimc::onnx::addCanonicalizationPasses(mlir::OpPassManager &func,
-                                           std::optional<std::string> packPixelsArch) {
+void pimc::onnx::addCanonicalizationPasses(mlir::OpPassManager &func, bool packPixels) {
   func.addPass(createOnnxCanonicalize());
   func.addPass(createOnnxChannelsLast());
   func.addPass(createOnnxCanonicalize());
-  if (packPixelsArch)
-    func.addPass(createOnnxPackPixels(OnnxPackPixelsOptions{*packPixelsArch}));
+  if (packPixels)
+    func.addPass(createOnnxPackPixels());
 }

@@ -13,7 +13,7 @@
 #include "pimc/Arch/Arch.h"
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Dialect/Onnx/Transforms/Passes.h"
-#include "pimc/Support/ArchOption.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -205,7 +205,13 @@ template <typename OpT> struct SinkReshapeThroughBinary : public OpRewritePatter
 struct OnnxPackPixelsPass : public onnx::impl::OnnxPackPixelsBase<OnnxPackPixelsPass> {
   using OnnxPackPixelsBase::OnnxPackPixelsBase;
   void runOnOperation() override {
-    std::optional<Arch> arch = loadArchOption(getOperation(), archFile);
+    // The chip is the module's (pim.arch).
+    auto module = getOperation()->getParentOfType<ModuleOp>();
+    if (!module) {
+      getOperation().emitError("onnx-pack-pixels needs the function in a module");
+      return signalPassFailure();
+    }
+    std::shared_ptr<const Arch> arch = archOf(module);
     if (!arch)
       return signalPassFailure();
     SmallVector<ConvOp> convs;

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pimc/Support/ArchOption.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 #include "pimc/Arch/Arch.h"
 #include "pimc/Dialect/Pim/PimDialect.h"
 #include "pimc/Dialect/Pim/Transforms/Passes.h"
@@ -149,7 +149,7 @@ private:
 struct PimPlanMemoryPass : public pim::impl::PimPlanMemoryBase<PimPlanMemoryPass> {
   using PimPlanMemoryBase::PimPlanMemoryBase;
   void runOnOperation() override {
-    std::optional<Arch> arch = loadArchOption(getOperation(), archFile);
+    std::shared_ptr<const Arch> arch = archOf(getOperation());
     if (!arch)
       return signalPassFailure();
     for (CoreOp core : getOperation().getOps<CoreOp>())

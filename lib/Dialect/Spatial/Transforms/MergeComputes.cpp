@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pimc/Support/ArchOption.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
 #include "pimc/Dialect/Spatial/Transforms/Passes.h"
 
@@ -218,7 +218,7 @@ struct SpatMergeComputesPass
     : public spat::impl::SpatMergeComputesBase<SpatMergeComputesPass> {
   using SpatMergeComputesBase::SpatMergeComputesBase;
   void runOnOperation() override {
-    std::optional<Arch> arch = loadArchOption(getOperation(), archFile);
+    std::shared_ptr<const Arch> arch = archOf(getOperation());
     if (!arch)
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());

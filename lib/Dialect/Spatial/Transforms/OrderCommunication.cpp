@@ -25,7 +25,7 @@
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
 #include "pimc/Dialect/Spatial/Transforms/LoopOrder.h"
 #include "pimc/Dialect/Spatial/Transforms/Passes.h"
-#include "pimc/Support/ArchOption.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Threading.h"
@@ -327,7 +327,7 @@ struct SpatOrderCommunicationPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<Arch> arch = loadArchOption(module, archFile);
+    std::shared_ptr<const Arch> arch = archOf(module);
     if (!arch)
       return signalPassFailure();
     CostModel cost(*arch);

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pimc/Support/ArchOption.h"
+#include "pimc/Dialect/Pim/ModuleArch.h"
 #include "pimc/Arch/CostModel.h"
 #include "pimc/Dialect/Spatial/CostAnalysis.h"
 #include "pimc/Dialect/Spatial/Fragments.h"
@@ -34,7 +34,7 @@ struct SpatPeftSchedulePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<Arch> arch = loadArchOption(module, archFile);
+    std::shared_ptr<const Arch> arch = archOf(module);
     if (!arch)
       return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>()) {

@@ -6,9 +6,6 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 
-#include <optional>
-#include <string>
-
 namespace pimc::onnx {
 /// On a convolution onnx-pack-pixels made: how many neighbouring pixels it
 /// computes with one matrix.
@@ -16,9 +13,8 @@ constexpr llvm::StringLiteral kPackedPixelsAttr = "pimc.packed_pixels";
 
 /// Stage 1, graph canonicalization, as pimc compile runs it on a function:
 /// onnx-canonicalize, onnx-channels-last, then onnx-canonicalize again (and
-/// onnx-pack-pixels with the architecture file `packPixelsArch`, if given).
-void addCanonicalizationPasses(mlir::OpPassManager &func,
-                               std::optional<std::string> packPixelsArch = std::nullopt);
+/// onnx-pack-pixels, for the module's chip, with `packPixels`).
+void addCanonicalizationPasses(mlir::OpPassManager &func, bool packPixels = false);
 
 #define GEN_PASS_DECL
 #include "pimc/Dialect/Onnx/Transforms/Passes.h.inc"

@@ -47,10 +47,6 @@ def OnnxPackPixels : Pass<"onnx-pack-pixels", "::mlir::func::FuncOp"> {
     element-wise operations after it. P is the divisor of the output width
     up to 8 whose crossbar reads per pixel are fewest (then its mvms).
   }];
-  let options = [
-    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
-           "pimsim-nn architecture file (empty: the built-in chip-144)">,
-  ];
 }
 
 #endif // PIMC_DIALECT_ONNX_TRANSFORMS_PASSES_TD

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "pimc/Dialect/Pim/PimDialect.h"
 
 namespace pimc::pim {
 #define GEN_PASS_DECL

@@ -4,15 +4,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-class ArchPass<string name, string op, list<Option> moreOptions = []>
-    : Pass<name, op> {
-  let options = !listconcat([
-    Option<"archFile", "arch", "std::string", /*default=*/"\"\"",
-           "pimsim-nn architecture file (empty: the built-in chip-144)">,
-  ], moreOptions);
-}
-
-def SpatMergeComputes : ArchPass<"spat-merge-computes", "::mlir::ModuleOp"> {
+def SpatMergeComputes : Pass<"spat-merge-computes", "::mlir::ModuleOp"> {
   let summary = "Stage 3: merge computes where no parallelism is lost";
   let description = [{
     Merges a compute into its consumer when the consumer is its only user and
@@ -22,13 +14,7 @@ def SpatMergeComputes : ArchPass<"spat-merge-computes", "::mlir::ModuleOp"> {
   }];
 }
 
-def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp", [
-    Option<"throughput", "throughput", "bool", /*default=*/"false",
-           "place each layer on cores of its own (a pipeline of layers) for "
-           "programs that loop">,
-    Option<"balanceWeightless", "balance-weightless", "bool", /*default=*/"false",
-           "with throughput: work without weights goes beside its input, or "
-           "to the least loaded core of its stage">]> {
+def SpatPeftSchedule : Pass<"spat-peft-schedule", "::mlir::ModuleOp"> {
   let summary = "Stage 4: PEFT list scheduling of computes onto cores";
   let description = [{
     Predict-Earliest-Finish-Time scheduling: computes are ranked by their
@@ -51,6 +37,14 @@ def SpatPeftSchedule : ArchPass<"spat-peft-schedule", "::mlir::ModuleOp", [
     within the stage's time: it then needs no transfer, and no core has to
     gather a stage's results to hand them on.
   }];
+  let options = [
+    Option<"throughput", "throughput", "bool", /*default=*/"false",
+           "place each layer on cores of its own (a pipeline of layers) for "
+           "programs that loop">,
+    Option<"balanceWeightless", "balance-weightless", "bool", /*default=*/"false",
+           "with throughput: work without weights goes beside its input, or "
+           "to the least loaded core of its stage">,
+  ];
 }
 
 def SpatMaterializeSchedule
@@ -66,10 +60,7 @@ def SpatMaterializeSchedule
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
-def SpatOrderCommunication
-    : ArchPass<"spat-order-communication", "::mlir::ModuleOp", [
-    Option<"throughput", "throughput", "bool", /*default=*/"false",
-           "order by the schedule's times alone, for programs that loop">]> {
+def SpatOrderCommunication : Pass<"spat-order-communication", "::mlir::ModuleOp"> {
   let summary = "Stage 6: a deadlock-free order of the rendezvous pairs";
   let description = [{
     Orders the operations of every core by simulating the cores on the
@@ -95,6 +86,10 @@ def SpatOrderCommunication
     orders so shortened, the one with the shorter round is taken. A round
     is timed with a channel's sender free once its data is read.
   }];
+  let options = [
+    Option<"throughput", "throughput", "bool", /*default=*/"false",
+           "order by the schedule's times alone, for programs that loop">,
+  ];
 }
 
 def SpatAssembleInPlace : Pass<"spat-assemble-in-place", "::mlir::ModuleOp"> {
