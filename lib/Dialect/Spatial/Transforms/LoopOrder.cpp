@@ -16,19 +16,32 @@ constexpr unsigned kNone = ~0u;
 
 LoopTiming::LoopTiming(llvm::ArrayRef<OrderNode> nodes, size_t coreCount,
                        llvm::ArrayRef<unsigned> order)
-    : nodes(nodes), start(kRounds * nodes.size(), 0), heldBy(kRounds * nodes.size(), kNone) {
+    : nodes(nodes), coreCount(coreCount) {
+  retime(order);
+}
+
+void LoopTiming::retime(llvm::ArrayRef<unsigned> order) {
+  // Every copy of every node is written below: no element needs a value
+  // before.
+  start.resize(kRounds * nodes.size());
+  heldBy.resize(kRounds * nodes.size());
+  ends.clear();
   std::vector<double> freeAt(coreCount, 0);
   std::vector<unsigned> last(coreCount, kNone);
   for (unsigned r = 0; r < kRounds; ++r) {
     for (unsigned n : order) {
       unsigned i = r * nodes.size() + n;
+      double at = 0;
+      unsigned by = kNone;
       for (size_t c : nodes[n].cores)
-        if (heldBy[i] == kNone || freeAt[c] > start[i]) {
-          start[i] = freeAt[c];
-          heldBy[i] = last[c];
+        if (by == kNone || freeAt[c] > at) {
+          at = freeAt[c];
+          by = last[c];
         }
+      start[i] = at;
+      heldBy[i] = by;
       for (auto [k, c] : llvm::enumerate(nodes[n].cores)) {
-        freeAt[c] = start[i] + nodes[n].nsOn(k);
+        freeAt[c] = at + nodes[n].nsOn(k);
         last[c] = i;
       }
     }
@@ -123,7 +136,7 @@ void pimc::spat::shortenLoopRound(llvm::ArrayRef<OrderNode> nodes, size_t coreCo
   constexpr int64_t kMaxTrials = 1000, kMaxNodeRounds = 200'000'000;
   int64_t maxTrials = std::min<int64_t>(
       kMaxTrials, kMaxNodeRounds / std::max<int64_t>(1, kRounds * nodes.size()));
-  LoopTiming timing(nodes, coreCount, order);
+  LoopTiming timing(nodes, coreCount, order), trialTiming(nodes, coreCount, order);
   double best = timing.roundNs();
   int64_t trials = 0;
   for (bool improved = true; improved && trials < maxTrials;) {
@@ -135,11 +148,11 @@ void pimc::spat::shortenLoopRound(llvm::ArrayRef<OrderNode> nodes, size_t coreCo
         if (!trial)
           continue;
         ++trials;
-        LoopTiming trialTiming(nodes, coreCount, *trial);
+        trialTiming.retime(*trial);
         if (trialTiming.roundNs() < best * (1 - 1e-6)) {
           best = trialTiming.roundNs();
           order = std::move(*trial);
-          timing = std::move(trialTiming);
+          std::swap(timing, trialTiming);
           improved = true;
           break;
         }

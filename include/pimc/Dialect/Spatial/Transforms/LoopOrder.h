@@ -46,6 +46,10 @@ public:
   LoopTiming(llvm::ArrayRef<OrderNode> nodes, size_t coreCount,
              llvm::ArrayRef<unsigned> order);
 
+  /// Times `order` instead, in the storage it has (a search that times
+  /// many orders of a large program allocates it once).
+  void retime(llvm::ArrayRef<unsigned> order);
+
   /// The time of a round, over the later half of the rounds.
   double roundNs() const;
 
@@ -58,6 +62,7 @@ private:
   double end(unsigned instance) const;
 
   llvm::ArrayRef<OrderNode> nodes;
+  size_t coreCount;
   std::vector<double> start;    // of round r's copy of node n, at r * size + n
   std::vector<unsigned> heldBy; // the copy before it on the core it waited for
   std::vector<double> ends;     // of each round
