@@ -8,7 +8,10 @@
 #include "pimc/Dialect/Spatial/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 
@@ -70,4 +73,46 @@ void pimc::registerPipeline() {
       "the stages of `pimc compile` after import, from canonicalization to "
       "memory planning (code generation is pim-emit-pimsim)",
       buildPipeline);
+}
+
+pimc::IrSize pimc::irSizeOf(Operation *root) {
+  IrSize size;
+  root->walk([&](Operation *op) {
+    ++size.ops;
+    size.values += op->getNumResults();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        size.values += block.getNumArguments();
+  });
+  return size;
+}
+
+void pimc::IrSizeInstrumentation::runBeforePass(Pass *pass, Operation *op) {
+  if (isa<ModuleOp>(op))
+    started = std::chrono::steady_clock::now();
+}
+
+void pimc::IrSizeInstrumentation::runAfterPass(Pass *pass, Operation *op) {
+  print(pass, op, "");
+}
+
+void pimc::IrSizeInstrumentation::runAfterPassFailed(Pass *pass, Operation *op) {
+  print(pass, op, "  (failed)");
+}
+
+void pimc::IrSizeInstrumentation::print(Pass *pass, Operation *op, llvm::StringRef outcome) {
+  // Passes nested on functions are counted in the module's next pass.
+  if (!isa<ModuleOp>(op))
+    return;
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  IrSize size = irSizeOf(op);
+  if (!headed)
+    os << llvm::formatv("{0,-36} {1,10} {2,10} {3,10}\n", "pass", "seconds", "ops", "values");
+  headed = true;
+  // A pass manager nested on the module's functions has no argument.
+  llvm::StringRef name =
+      pass->getArgument().empty() ? llvm::StringRef("(passes on functions)") : pass->getArgument();
+  os << llvm::formatv("{0,-36} {1,10:f4} {2,10} {3,10}{4}\n", name, seconds, size.ops,
+                      size.values, outcome);
 }

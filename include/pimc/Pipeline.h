@@ -11,7 +11,10 @@
 #define PIMC_PIPELINE_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassOptions.h"
+
+#include <chrono>
 
 #include <string>
 
@@ -67,6 +70,31 @@ void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 /// Registers buildPipeline as --pimc-pipeline.
 void registerPipeline();
+
+/// The ops in `root` (itself included) and the values they define (results
+/// and block arguments).
+struct IrSize {
+  int64_t ops = 0, values = 0;
+};
+IrSize irSizeOf(mlir::Operation *root);
+
+/// Prints, after each pass run on a module, its seconds and the ops and
+/// values it left: a pass that grows the IR faster than its input shows.
+/// pimc-opt's --pimc-ir-sizes.
+class IrSizeInstrumentation : public mlir::PassInstrumentation {
+public:
+  explicit IrSizeInstrumentation(llvm::raw_ostream &os) : os(os) {}
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override;
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override;
+  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override;
+
+private:
+  void print(mlir::Pass *pass, mlir::Operation *op, llvm::StringRef outcome);
+
+  llvm::raw_ostream &os;
+  std::chrono::steady_clock::time_point started;
+  bool headed = false;
+};
 
 } // namespace pimc
 

@@ -83,22 +83,6 @@ static std::string describeLocation(Location loc) {
 }
 
 namespace {
-struct IrCounts {
-  int64_t ops = 0, values = 0;
-};
-
-IrCounts countIr(ModuleOp module) {
-  IrCounts counts;
-  module.walk([&](Operation *op) {
-    ++counts.ops;
-    counts.values += op->getNumResults();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        counts.values += block.getNumArguments();
-  });
-  return counts;
-}
-
 /// Computes, lanes and tiles of the dataflow graph after merging.
 Object graphStats(ModuleOp module, const Arch &arch) {
   int64_t computes = 0, batches = 0, lanes = 0, tiles = 0;
@@ -427,7 +411,7 @@ Compilation::Compilation(const CompileOptions &options, const Arch &arch)
 }
 
 void Compilation::finishStage(StringRef stage, ModuleOp module, StringRef note) {
-  IrCounts counts = countIr(module);
+  IrSize counts = irSizeOf(module);
   double seconds = secondsSince(stageStart);
   stages.push_back(Object{{"name", note.empty() ? stage.str() : (stage + " (" + note + ")").str()},
                           {"seconds", seconds},
