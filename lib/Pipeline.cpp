@@ -48,7 +48,7 @@ void pimc::buildStage(OpPassManager &pm, llvm::StringRef stage,
     // the final order: a core's copies are part of every round. (For one
     // inference the orders, chosen with the copies counted, came out slower
     // on most benchmark models.)
-    if (options.looping)
+    if (options.looping && options.assembleInPlace)
       pm.addPass(spat::createSpatAssembleInPlace());
     pm.addPass(createConvertSpatialToPim());
   } else if (stage == "bufferize") {

@@ -50,6 +50,11 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
                             llvm::cl::desc("the share of the crossbars weights and "
                                            "their copies may take"),
                             llvm::cl::init(0.9)};
+  Option<bool> assembleInPlace{*this, "assemble-in-place",
+                               llvm::cl::desc("looping programs: a core assembles its "
+                                              "buffers where the pieces arrive, rather "
+                                              "than copying them into place"),
+                               llvm::cl::init(true)};
   Option<bool> interleaveRows{*this, "interleave-rows",
                               llvm::cl::desc("one inference: a layer's rows go to its "
                                              "copies of the weights in turn"),

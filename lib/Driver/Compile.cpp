@@ -292,6 +292,7 @@ void setPipelineOptions(PipelineOptions &pipeline, const CompileOptions &options
   pipeline.packPixels = options.packPixels;
   pipeline.copyBudget = options.copyBudget;
   pipeline.interleaveRows = options.interleaveRows;
+  pipeline.assembleInPlace = options.assembleInPlace;
 }
 } // namespace
 
@@ -303,14 +304,15 @@ static std::string oneLine(std::string text) {
 
 /// How a candidate of throughput mode lays out the programs.
 static std::string describePlan(const CompileOptions &options) {
+  std::string copied = options.assembleInPlace ? "" : ", pieces copied into place";
   if (options.plan == CompileOptions::Plan::WholeChip)
-    return "whole chip";
+    return "whole chip" + copied;
   std::string variant = options.packPixels ? "pixels packed" : "pixels one by one";
   if (options.balanceWeightless)
     variant += ", sums on the least loaded cores";
   if (options.evenSplits)
     variant += ", rows and row tiles split evenly";
-  return "layer stages, " + variant;
+  return "layer stages, " + variant + copied;
 }
 
 /// A progress line, written at once: candidates may compile in parallel.
@@ -325,7 +327,9 @@ static double secondsSince(std::chrono::steady_clock::time_point since) {
 }
 
 /// What a compile that failed ran out of, for the driver to try with less.
-enum class Misfit { None, Crossbars, LocalMemory };
+/// LocalMemory: with rows dealt out to copies in turn; AssembledInPlace:
+/// with looping programs' buffers assembled where the pieces arrive.
+enum class Misfit { None, Crossbars, LocalMemory, AssembledInPlace };
 
 namespace {
 /// One compile's context and the model imported and canonicalized in it,
@@ -349,7 +353,8 @@ public:
   /// The stages after canonicalization, with the plan options of `fitting`;
   /// sets `misfit` when scheduling found no core with room for some
   /// weights, or a core's buffers overflowed its local memory with rows
-  /// dealt out to copies. The report counts the compile time from `started`.
+  /// dealt out to copies or assembled in place. The report counts the
+  /// compile time from `started`.
   llvm::Expected<Object> attempt(const CompileOptions &fitting,
                                  std::chrono::steady_clock::time_point started,
                                  Misfit &misfit);
@@ -463,6 +468,8 @@ llvm::Error Compilation::runStage(StringRef stage, const CompileOptions &fitting
     misfit = Misfit::Crossbars;
   else if (stage == "plan-memory" && module->hasAttr(spat::kInterleavedRowsAttr))
     misfit = Misfit::LocalMemory;
+  else if (stage == "plan-memory" && fitting.throughput && fitting.assembleInPlace)
+    misfit = Misfit::AssembledInPlace;
   // Scheduling and memory planning fail only when the chip is too small;
   // the stages before them, on what they cannot lower.
   ErrorKind kind = ErrorKind::Internal;
@@ -527,10 +534,10 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
   // Each attempt's stages say which attempt they belong to, and what it
   // tried, once there is more than one: "try 2, 89%" (of the crossbars for
   // the weights and their copies).
-  std::string tried = llvm::formatv("try {0}, {1:f0}%{2}", attempts, 100 * fitting.copyBudget,
-                                    fitting.interleaveRows == options.interleaveRows
-                                        ? ""
-                                        : ", consecutive rows");
+  std::string tried = llvm::formatv(
+      "try {0}, {1:f0}%{2}{3}", attempts, 100 * fitting.copyBudget,
+      fitting.interleaveRows == options.interleaveRows ? "" : ", consecutive rows",
+      fitting.assembleInPlace == options.assembleInPlace ? "" : ", pieces copied into place");
   std::string note = attempts > 1 ? tried : "";
   size_t firstOfAttempt = stages.size();
   Object report;
@@ -642,7 +649,7 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
     int64_t expectedCount = simulated.rounds;
     timingReport["round_ns"] = roundNs;
     timingReport["round_cores"] = roundStats(*looping, code->nodes);
-    timingReport["plan"] = describePlan(options);
+    timingReport["plan"] = describePlan(fitting);
     // pimsim-nn divides the energy of sim_time by the rounds it counts.
     timingReport["energy_per_sample_pj"] =
         timing->energy.dynamicPj() + timing->energy.staticMw * simTimeMs * 1e6 / expectedCount;
@@ -682,9 +689,10 @@ SimulatedTime pimc::throughputSimTime(double latencyNs, double roundNs) {
 }
 
 /// The model imported and canonicalized, then the later stages with fewer
-/// weight copies while they do not fit the cores, and with runs of
+/// weight copies while they do not fit the cores, with runs of
 /// consecutive rows on each copy when dealing the rows out overflows a
-/// core's local memory.
+/// core's local memory, and with looping programs' pieces copied into place
+/// when assembling them where they arrive does.
 static llvm::Expected<Object> compilePlan(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
   auto started = std::chrono::steady_clock::now();
@@ -727,6 +735,13 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
                              "dealt out to its copies in turn: giving each copy "
                              "consecutive rows");
       fitting.interleaveRows = false;
+      continue;
+    }
+    if (misfit == Misfit::AssembledInPlace) {
+      llvm::consumeError(report.takeError());
+      printProgress(options, "a core's local memory overflows with its buffers assembled "
+                             "where the pieces arrive: copying them into place");
+      fitting.assembleInPlace = false;
       continue;
     }
     if (misfit != Misfit::Crossbars || fitting.copyBudget <= 0)

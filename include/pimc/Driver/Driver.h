@@ -76,6 +76,10 @@ struct CompileOptions {
   /// (row r to copy r mod copies); the compile falls back to runs of
   /// consecutive rows when that overflows a core's local memory.
   bool interleaveRows = true;
+  /// Throughput mode: a core assembles its buffers where the pieces arrive;
+  /// the compile falls back to copying them into place when that overflows
+  /// a core's local memory.
+  bool assembleInPlace = true;
   /// Throughput mode: how many candidates compile at once (0: as many as
   /// the machine has cores). Each holds its own IR, so more take more memory.
   unsigned jobs = 0;
