@@ -711,7 +711,7 @@ static llvm::Expected<Node> convertNode(const onnx::NodeProto &proto, int index)
   return node;
 }
 
-/// The dimensions shape inference gave `name`, if all are known.
+/// The dimensions of a tensor type, if all are known.
 static std::optional<std::vector<int64_t>> knownDims(const onnx::TypeProto &type) {
   if (!type.has_tensor_type() || !type.tensor_type().has_shape())
     return std::nullopt;
@@ -780,7 +780,9 @@ static bool foldConstantNodes(onnx::GraphProto &graph, ConstantFolder folder) {
       continue;
     }
     bool shapeOf = node->opType == "Shape" || node->opType == "Size";
-    std::vector<TensorData> shapes; // of Shape's and Size's input
+    // Of Shape's and Size's input; reserved, as `inputs` points into it.
+    std::vector<TensorData> shapes;
+    shapes.reserve(node->inputs.size());
     std::vector<const TensorData *> inputs;
     bool ready = true;
     for (const std::string &input : node->inputs) {
