@@ -13,7 +13,7 @@ $sudo apt-get install -y -qq --no-install-recommends \
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools \
   libonnx-dev libonnx-testdata protobuf-compiler libprotobuf-dev \
   libgtest-dev libgmock-dev zlib1g-dev libzstd-dev libedit-dev libxml2-dev \
-  libfuzzer-19-dev libclang-rt-19-dev \
+  libfuzzer-19-dev libclang-rt-19-dev libjemalloc-dev \
   libcurl4-openssl-dev libffi-dev libncurses-dev libssl-dev \
   python3 python3-numpy python3-onnx python3-torch python3-torchvision \
   python3-jsonschema python3-pil chromium \
