@@ -111,10 +111,9 @@ TEST(PeftTest, LoopingProgramsGiveEachLayerWithWeightsCoresOfItsOwn) {
   // bytes of the first. For one inference the second goes beside its input
   // (100 to 200, no transfer); when the programs loop, it is a stage of its
   // own on core 1, from when the input arrives (121) to 221.
-  int layers[2];
   std::vector<Task> tasks = {task(100, 1), task(100, 1, {{0, 16}})};
-  tasks[0].layer = &layers[0];
-  tasks[1].layer = &layers[1];
+  tasks[0].layer = 0;
+  tasks[1].layer = 1;
   auto once = schedule(tasks, twoCores(), {});
   EXPECT_EQ(scheduled(once).placements[1].core, 0);
   EXPECT_EQ(scheduled(once).placements[1].finish, 200);

@@ -867,6 +867,13 @@ struct ConvertOnnxToSpatialPass
                  LowerTranspose, LowerConcat, LowerPad, LowerSlice, LowerSplit>(context,
                                                                                lowering);
     populateWindowPatterns(patterns, lowering);
+    // Each model node's number, by its place in the model, for the computes
+    // lowered from it (which carry its location) to keep.
+    DenseMap<Location, int64_t> layers;
+    module.walk([&](Operation *op) {
+      if (isa<onnx::OnnxDialect>(op->getDialect()))
+        layers.try_emplace(op->getLoc(), layers.size());
+    });
     ConstantDataReleaser releaser(module);
     ConversionConfig config;
     config.listener = &releaser;
@@ -874,6 +881,12 @@ struct ConvertOnnxToSpatialPass
       return signalPassFailure();
     if (lowering.rowsInterleaved)
       module->setAttr(kInterleavedRowsAttr, UnitAttr::get(context));
+    auto layerAttr = context->getLoadedDialect<SpatDialect>()->getLayerAttrHelper();
+    module.walk([&](ComputeOpInterface compute) {
+      auto it = layers.find(compute->getLoc());
+      if (it != layers.end())
+        layerAttr.setAttr(compute, IntegerAttr::get(IntegerType::get(context, 64), it->second));
+    });
 
     // Shapes, and weights read only by tiles, leave nothing behind.
     module.walk([](func::FuncOp func) {

@@ -30,7 +30,8 @@ void SpatDialect::initialize() {
 
 LogicalResult SpatDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
   StringAttr name = attr.getName();
-  bool integer = name == getCopyAttrHelper().getName() || name == getCoreAttrHelper().getName();
+  bool integer = name == getCopyAttrHelper().getName() || name == getCoreAttrHelper().getName() ||
+                 name == getLayerAttrHelper().getName();
   bool time = name == getStartAttrHelper().getName() ||
               name == getFinishAttrHelper().getName() ||
               name == getMakespanAttrHelper().getName();

@@ -5,7 +5,7 @@
 // CHECK-LABEL: func @pad
 // CHECK: %[[P:.*]] = spat.pad %arg0 low [0, 1, 0] high [0, 2, 1] value -1.500000e+00 : tensor<1x2x3xf32> to tensor<1x5x4xf32>
 // CHECK: %[[R:.*]] = spat.reshape %[[P]] : tensor<1x5x4xf32> to tensor<5x4xf32>
-// CHECK: spat.compute_batch lanes(5) lane(%[[R]] : tensor<5x4xf32>) {
+// CHECK: spat.compute_batch lanes(5) lane(%[[R]] : tensor<5x4xf32>){{.*}} {
 // CHECK: spat.relu
 func.func @pad(%x: tensor<1x2x3xf32>) -> tensor<1x5x4xf32> {
   %p = onnx.Constant dense<[0, 1, 0, 0, 2, 1]> : tensor<6xi64> : tensor<6xi64>
@@ -60,7 +60,7 @@ func.func @concat_one(%x: tensor<1x2x3xf32>) -> tensor<1x2x3xf32> {
 // CHECK-LABEL: func @clip
 // CHECK: %[[L:.*]] = spat.get_global @[[LO]] : tensor<1xf32>
 // CHECK: %[[H:.*]] = spat.get_global @[[HI]] : tensor<1xf32>
-// CHECK: spat.compute_batch lanes(3) lane(%arg0 : tensor<3x4xf32>) shared(%[[L]], %[[H]] : tensor<1xf32>, tensor<1xf32>) {
+// CHECK: spat.compute_batch lanes(3) lane(%arg0 : tensor<3x4xf32>) shared(%[[L]], %[[H]] : tensor<1xf32>, tensor<1xf32>){{.*}} {
 // CHECK: ^bb0(%[[X:.*]]: tensor<4xf32>, %[[A:.*]]: tensor<1xf32>, %[[B:.*]]: tensor<1xf32>):
 // CHECK: %[[Y:.*]] = spat.clamp_min %[[X]], %[[A]] : tensor<4xf32>, tensor<1xf32>
 // CHECK: %[[Z:.*]] = spat.clamp_max %[[Y]], %[[B]] : tensor<4xf32>, tensor<1xf32>
@@ -77,10 +77,10 @@ func.func @clip(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
 // A Clip with one bound clamps on that side only; one without bounds only
 // copies.
 // CHECK-LABEL: func @clip_one_bound
-// CHECK: spat.compute_batch lanes(3) lane(%arg0 : tensor<3x4xf32>) shared(%{{.*}} : tensor<1xf32>) {
+// CHECK: spat.compute_batch lanes(3) lane(%arg0 : tensor<3x4xf32>) shared(%{{.*}} : tensor<1xf32>){{.*}} {
 // CHECK-NOT: spat.clamp_min
 // CHECK: spat.clamp_max
-// CHECK: spat.compute_batch lanes(3) lane(%{{.*}} : tensor<3x4xf32>) {
+// CHECK: spat.compute_batch lanes(3) lane(%{{.*}} : tensor<3x4xf32>){{.*}} {
 // CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<4xf32>):
 // CHECK-NEXT: spat.yield %[[X]] : tensor<4xf32>
 func.func @clip_one_bound(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
@@ -95,7 +95,7 @@ func.func @clip_one_bound(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
 // LeakyRelu with alpha <= 1 is max(x, alpha x), alpha a shared row.
 // CHECK-DAG: spat.global constant @[[A:leaky_alpha]] : tensor<4xf32> = dense<2.500000e-01>
 // CHECK-LABEL: func @leaky_relu
-// CHECK: spat.compute_batch lanes(3) lane(%arg0 : tensor<3x4xf32>) shared(%{{.*}} : tensor<4xf32>) {
+// CHECK: spat.compute_batch lanes(3) lane(%arg0 : tensor<3x4xf32>) shared(%{{.*}} : tensor<4xf32>){{.*}} {
 // CHECK: ^bb0(%[[X:.*]]: tensor<4xf32>, %[[ALPHA:.*]]: tensor<4xf32>):
 // CHECK: %[[S:.*]] = spat.mul %[[X]], %[[ALPHA]] : tensor<4xf32>
 // CHECK: %[[Y:.*]] = spat.max %[[X]], %[[S]] : tensor<4xf32>

@@ -13,9 +13,9 @@
 // CHECK-NOT: onnx.
 // Output pixel (h, w) gathers its 2 channels, in two chunks of two rows
 // (transpose-chunks.mlir), each reading its rows of the input.
-// CHECK: %[[T0:.*]] = spat.compute_batch lanes(8) shared(%{{.*}} : tensor<1x2x2x4xf32>) {
+// CHECK: %[[T0:.*]] = spat.compute_batch lanes(8) shared(%{{.*}} : tensor<1x2x2x4xf32>){{.*}} {
 // CHECK: spat.gather %{{.*}}[0 + lanes [2, 4] * [4, 1]] stride 8 : tensor<1x2x2x4xf32> -> tensor<2xf32>
-// CHECK: %[[T1:.*]] = spat.compute_batch lanes(8) shared(%{{.*}} : tensor<1x2x2x4xf32>) {
+// CHECK: %[[T1:.*]] = spat.compute_batch lanes(8) shared(%{{.*}} : tensor<1x2x2x4xf32>){{.*}} {
 // CHECK: %[[T:.*]] = tensor.concat dim(0) %[[T0]], %[[T1]]
 // CHECK: %[[X:.*]] = spat.reshape %[[T]] : tensor<16x2xf32> to tensor<1x4x4x2xf32>
 // CHECK: spat.pad %[[X]] low [0, 1, 1, 0] high [0, 1, 1, 0] value 0.000000e+00 : tensor<1x4x4x2xf32> to tensor<1x6x6x2xf32>
@@ -33,15 +33,15 @@
 // CHECK: %[[R1:.*]] = tensor.extract_slice %[[R]][0, 0, 2, 0] [1, 2, 2, 4]
 // CHECK: %[[R2:.*]] = tensor.extract_slice %[[R]][0, 2, 0, 0] [1, 2, 2, 4]
 // CHECK: %[[R3:.*]] = tensor.extract_slice %[[R]][0, 2, 2, 0] [1, 2, 2, 4]
-// CHECK: spat.compute(%[[R0]] : tensor<1x2x2x4xf32>) {
+// CHECK: spat.compute(%[[R0]] : tensor<1x2x2x4xf32>){{.*}} {
 // CHECK-COUNT-3: spat.max
-// CHECK: spat.compute(%[[R1]] : tensor<1x2x2x4xf32>) {
-// CHECK: spat.compute(%[[R2]] : tensor<1x2x2x4xf32>) {
-// CHECK: spat.compute(%[[R3]] : tensor<1x2x2x4xf32>) {
+// CHECK: spat.compute(%[[R1]] : tensor<1x2x2x4xf32>){{.*}} {
+// CHECK: spat.compute(%[[R2]] : tensor<1x2x2x4xf32>){{.*}} {
+// CHECK: spat.compute(%[[R3]] : tensor<1x2x2x4xf32>){{.*}} {
 // CHECK-COUNT-3: spat.max
 // CHECK: %[[M:.*]] = tensor.concat dim(0) {{.*}} : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<4x4xf32>
 // CHECK: %[[MP:.*]] = spat.reshape %[[M]] : tensor<4x4xf32> to tensor<1x2x2x4xf32>
-// CHECK: %[[G:.*]] = spat.compute(%[[MP]], %{{.*}} : tensor<1x2x2x4xf32>, tensor<4xf32>) {
+// CHECK: %[[G:.*]] = spat.compute(%[[MP]], %{{.*}} : tensor<1x2x2x4xf32>, tensor<4xf32>){{.*}} {
 // CHECK-COUNT-3: spat.add
 // CHECK: spat.mul
 // CHECK: spat.compute(%{{.*}} : tensor<4xf32>) tiles [#spat.tile<@[[FC]][0, 0], [4, 3]>]

@@ -12,15 +12,15 @@
 // CHECK: %[[P:.*]] = spat.pad %arg0 low [0, 1, 1, 0] high [0, 1, 1, 0] value 0.000000e+00 : tensor<2x4x4x2xf32> to tensor<2x6x6x2xf32>
 // CHECK: %[[S0R0:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 3, 6, 2]
 // CHECK: %[[S1R0:.*]] = tensor.extract_slice %[[P]][1, 0, 0, 0] [1, 3, 6, 2]
-// CHECK: spat.compute_batch lanes(4) shared(%[[S0R0]] : tensor<1x3x6x2xf32>) tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = 0 : i64}
-// CHECK: spat.compute_batch lanes(4) shared({{.*}}) tiles [#spat.tile<@conv_weights[16, 0], [2, 3]>] attributes {spat.copy = 1 : i64}
-// CHECK: attributes {spat.copy = 0 : i64}
-// CHECK: attributes {spat.copy = 2 : i64}
-// CHECK: attributes {spat.copy = 2 : i64}
-// CHECK: spat.compute_batch lanes(4) shared(%[[S1R0]] : tensor<1x3x6x2xf32>) tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = 4 : i64}
-// CHECK: attributes {spat.copy = 4 : i64}
-// CHECK: attributes {spat.copy = 6 : i64}
-// CHECK: attributes {spat.copy = 6 : i64}
+// CHECK: spat.compute_batch lanes(4) shared(%[[S0R0]] : tensor<1x3x6x2xf32>) tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = 0 : i64{{.*}}}
+// CHECK: spat.compute_batch lanes(4) shared({{.*}}) tiles [#spat.tile<@conv_weights[16, 0], [2, 3]>] attributes {spat.copy = 1 : i64{{.*}}}
+// CHECK: attributes {spat.copy = 0 : i64{{.*}}}
+// CHECK: attributes {spat.copy = 2 : i64{{.*}}}
+// CHECK: attributes {spat.copy = 2 : i64{{.*}}}
+// CHECK: spat.compute_batch lanes(4) shared(%[[S1R0]] : tensor<1x3x6x2xf32>) tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = 4 : i64{{.*}}}
+// CHECK: attributes {spat.copy = 4 : i64{{.*}}}
+// CHECK: attributes {spat.copy = 6 : i64{{.*}}}
+// CHECK: attributes {spat.copy = 6 : i64{{.*}}}
 // The bands' rows, sample after sample, are the [2, 4, 4, 3] result.
 // CHECK: %[[Y:.*]] = spat.reshape %{{.*}} : tensor<32x3xf32> to tensor<2x4x4x3xf32>
 // Global pooling reduces each sample's 16 pixels by a compute of its own.

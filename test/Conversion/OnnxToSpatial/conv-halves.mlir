@@ -15,17 +15,17 @@
 // are kernel positions 0-3 (rows 0-1), tiles 4-7 positions 3-7 (rows 1-2),
 // tiles 8-10 positions 7-8 (row 2).
 // LATENCY: %[[L0:.*]] = tensor.extract_slice %[[L]][0, 0, 0, 0] [1, 2, 10, 18]
-// LATENCY: spat.compute_batch lanes(8) shared(%[[L0]] {{.*}} attributes {spat.copy = [[P0:[0-9]+]] : i64}
+// LATENCY: spat.compute_batch lanes(8) shared(%[[L0]] {{.*}} attributes {spat.copy = [[P0:[0-9]+]] : i64{{.*}}}
 // LATENCY: %[[L1:.*]] = tensor.extract_slice %[[L]][0, 1, 0, 0] [1, 2, 10, 18]
-// LATENCY: spat.compute_batch lanes(8) shared(%[[L1]] {{.*}} attributes {spat.copy = [[P1:[0-9]+]] : i64}
+// LATENCY: spat.compute_batch lanes(8) shared(%[[L1]] {{.*}} attributes {spat.copy = [[P1:[0-9]+]] : i64{{.*}}}
 // LATENCY: %[[L2:.*]] = tensor.extract_slice %[[L]][0, 2, 0, 0] [1, 1, 10, 18]
-// LATENCY: spat.compute_batch lanes(8) shared(%[[L2]] {{.*}} attributes {spat.copy = [[P2:[0-9]+]] : i64}
+// LATENCY: spat.compute_batch lanes(8) shared(%[[L2]] {{.*}} attributes {spat.copy = [[P2:[0-9]+]] : i64{{.*}}}
 // LATENCY: %[[R0:.*]] = tensor.extract_slice %[[R]][0, 0, 0, 0] [1, 2, 10, 18]
-// LATENCY: spat.compute_batch lanes(8) shared(%[[R0]] {{.*}} attributes {spat.copy = [[P0]] : i64}
+// LATENCY: spat.compute_batch lanes(8) shared(%[[R0]] {{.*}} attributes {spat.copy = [[P0]] : i64{{.*}}}
 // LATENCY: %[[R1:.*]] = tensor.extract_slice %[[R]][0, 1, 0, 0] [1, 2, 10, 18]
-// LATENCY: spat.compute_batch lanes(8) shared(%[[R1]] {{.*}} attributes {spat.copy = [[P1]] : i64}
+// LATENCY: spat.compute_batch lanes(8) shared(%[[R1]] {{.*}} attributes {spat.copy = [[P1]] : i64{{.*}}}
 // LATENCY: %[[R2:.*]] = tensor.extract_slice %[[R]][0, 2, 0, 0] [1, 1, 10, 18]
-// LATENCY: spat.compute_batch lanes(8) shared(%[[R2]] {{.*}} attributes {spat.copy = [[P2]] : i64}
+// LATENCY: spat.compute_batch lanes(8) shared(%[[R2]] {{.*}} attributes {spat.copy = [[P2]] : i64{{.*}}}
 // PIPELINE-LABEL: func @halves
 // PIPELINE-NOT: spat.copy
 // PIPELINE: spat.compute_batch lanes(16)

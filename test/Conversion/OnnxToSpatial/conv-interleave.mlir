@@ -12,28 +12,28 @@
 // core's local memory overflows.
 // TURNS: module attributes {{.*}}spat.interleaved_rows
 // TURNS-LABEL: func @interleaved
-// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0:[0-9]+]] : i64}
-// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1:[0-9]+]] : i64}
-// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[B0:[0-9]+]] : i64}
-// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[B1:[0-9]+]] : i64}
-// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0]] : i64}
-// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1]] : i64}
-// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[B0]] : i64}
-// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[B1]] : i64}
-// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0]] : i64}
-// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1]] : i64}
-// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[B0]] : i64}
-// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[B1]] : i64}
-// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0]] : i64}
-// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1]] : i64}
-// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[B0]] : i64}
-// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[B1]] : i64}
+// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0:[0-9]+]] : i64{{.*}}}
+// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1:[0-9]+]] : i64{{.*}}}
+// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[B0:[0-9]+]] : i64{{.*}}}
+// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[B1:[0-9]+]] : i64{{.*}}}
+// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0]] : i64{{.*}}}
+// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1]] : i64{{.*}}}
+// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[B0]] : i64{{.*}}}
+// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[B1]] : i64{{.*}}}
+// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0]] : i64{{.*}}}
+// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1]] : i64{{.*}}}
+// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[B0]] : i64{{.*}}}
+// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[B1]] : i64{{.*}}}
+// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[A0]] : i64{{.*}}}
+// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[A1]] : i64{{.*}}}
+// TURNS: [0, 0], [16, 3]>] attributes {spat.copy = [[B0]] : i64{{.*}}}
+// TURNS: [16, 0], [2, 3]>] attributes {spat.copy = [[B1]] : i64{{.*}}}
 // TURNS-NOT: spat.copy
 // Without it, rows 0 to 3 on one copy and 4 to 7 on the other.
 // RUNS-NOT: spat.interleaved_rows
 // RUNS-LABEL: func @interleaved
-// RUNS-COUNT-4: tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = [[A0:[0-9]+]] : i64}
-// RUNS-COUNT-4: tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = [[B0:[0-9]+]] : i64}
+// RUNS-COUNT-4: tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = [[A0:[0-9]+]] : i64{{.*}}}
+// RUNS-COUNT-4: tiles [#spat.tile<@conv_weights[0, 0], [16, 3]>] attributes {spat.copy = [[B0:[0-9]+]] : i64{{.*}}}
 // RUNS-NOT: spat.copy = [[A0]] :
 // Looping programs run a band's rows as one compute.
 // PIPELINE-LABEL: func @interleaved

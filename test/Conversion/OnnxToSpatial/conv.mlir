@@ -23,7 +23,7 @@
 // CHECK-LABEL: func @conv_3x3
 // CHECK: %[[P:.*]] = spat.pad %arg0 low [0, 1, 1, 0] high [0, 1, 1, 0] value 0.000000e+00 : tensor<1x4x4x2xf32> to tensor<1x6x6x2xf32>
 // CHECK: spat.get_global @[[B]]
-// CHECK: %[[P0:.*]] = spat.compute_batch lanes({{[0-9]+}}) shared(%{{.*}} : tensor<1x{{[3-6]}}x6x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [16, 3]>] {
+// CHECK: %[[P0:.*]] = spat.compute_batch lanes({{[0-9]+}}) shared(%{{.*}} : tensor<1x{{[3-6]}}x6x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [16, 3]>]{{.*}} {
 // CHECK: ^bb0(%[[IN:.*]]: tensor<1x{{[3-6]}}x6x2xf32>):
 // CHECK: %[[K0:.*]] = spat.lane_slice %[[IN]][0 + lanes [{{[1-4]}}, 4] * [12, 2]] : tensor<1x{{[3-6]}}x6x2xf32> -> tensor<6xf32>
 // CHECK: %[[K1:.*]] = spat.lane_slice %[[IN]][12 + lanes [{{[1-4]}}, 4] * [12, 2]] : {{.*}} -> tensor<6xf32>
@@ -33,12 +33,12 @@
 // CHECK: spat.yield %[[M0]] : tensor<3xf32>
 // CHECK: } -> tensor<{{[0-9]+}}x3xf32>
 // CHECK: %[[ROW2:.*]] = tensor.extract_slice %{{.*}}[0, 2, 0, 0] [1, 1, 6, 2] [1, 1, 1, 1] : tensor<1x3x6x2xf32> to tensor<1x1x6x2xf32>
-// CHECK: %[[P1:.*]] = spat.compute_batch lanes({{[0-9]+}}) shared(%[[ROW2]] : tensor<1x1x6x2xf32>) tiles [#spat.tile<@[[W]][16, 0], [2, 3]>] {
+// CHECK: %[[P1:.*]] = spat.compute_batch lanes({{[0-9]+}}) shared(%[[ROW2]] : tensor<1x1x6x2xf32>) tiles [#spat.tile<@[[W]][16, 0], [2, 3]>]{{.*}} {
 // CHECK: ^bb0(%[[IN1:.*]]: tensor<1x1x6x2xf32>):
 // CHECK: %[[T1:.*]] = spat.lane_slice %[[IN1]][4 + lanes [1, 4] * [12, 2]] : {{.*}} -> tensor<2xf32>
 // CHECK: %[[M1:.*]] = spat.mvm %[[T1]] tile 0 : tensor<2xf32> -> tensor<3xf32>
 // CHECK: spat.yield %[[M1]] : tensor<3xf32>
-// CHECK: spat.compute_batch lanes({{[0-9]+}}) lane(%[[P0]], %[[P1]] : tensor<{{[0-9]+}}x3xf32>, tensor<{{[0-9]+}}x3xf32>) shared(%{{.*}} : tensor<3xf32>) {
+// CHECK: spat.compute_batch lanes({{[0-9]+}}) lane(%[[P0]], %[[P1]] : tensor<{{[0-9]+}}x3xf32>, tensor<{{[0-9]+}}x3xf32>) shared(%{{.*}} : tensor<3xf32>){{.*}} {
 // CHECK: ^bb0(%[[A:.*]]: tensor<3xf32>, %[[C:.*]]: tensor<3xf32>, %[[BIAS:.*]]: tensor<3xf32>):
 // CHECK: %[[S:.*]] = spat.add %[[A]], %[[C]] : tensor<3xf32>
 // CHECK: %[[Y:.*]] = spat.add %[[S]], %[[BIAS]] : tensor<3xf32>
@@ -46,7 +46,7 @@
 // CHECK: } -> tensor<{{[0-9]+}}x3xf32>
 // The Relu after it reads the conv's result rows (band by band, in place,
 // when there are several bands).
-// CHECK: spat.compute_batch lanes({{[0-9]+}}) lane(%{{.*}} : tensor<{{[0-9]+}}x3xf32>) {
+// CHECK: spat.compute_batch lanes({{[0-9]+}}) lane(%{{.*}} : tensor<{{[0-9]+}}x3xf32>){{.*}} {
 // CHECK: spat.relu %{{.*}} : tensor<3xf32>
 // The bands are the rows of the result, in order.
 // CHECK: spat.reshape %{{.*}} : tensor<16x3xf32> to tensor<1x4x4x3xf32>
@@ -73,11 +73,11 @@ func.func @conv_3x3(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x3xf32> {
 // CHECK-NOT: spat.pad
 // CHECK: %[[L:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 1, 2, 2] [1, 1, 1, 1] : tensor<1x1x3x2xf32> to tensor<1x1x2x2xf32>
 // CHECK: %[[R:.*]] = tensor.extract_slice %arg0[0, 0, 1, 0] [1, 1, 2, 2] [1, 1, 1, 1] : tensor<1x1x3x2xf32> to tensor<1x1x2x2xf32>
-// CHECK: %[[Y0:.*]] = spat.compute(%[[L]] : tensor<1x1x2x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [4, 2]>] {
+// CHECK: %[[Y0:.*]] = spat.compute(%[[L]] : tensor<1x1x2x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [4, 2]>]{{.*}} {
 // CHECK: %[[X:.*]] = spat.lane_slice %{{.*}}[0 + lanes [1, 1] * [4, 2]] : tensor<1x1x2x2xf32> -> tensor<4xf32>
 // CHECK: spat.mvm %[[X]] tile 0 : tensor<4xf32> -> tensor<2xf32>
 // CHECK: %[[A:.*]] = spat.reshape %[[Y0]] : tensor<2xf32> to tensor<1x2xf32>
-// CHECK: %[[Y1:.*]] = spat.compute(%[[R]] : tensor<1x1x2x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [4, 2]>] {
+// CHECK: %[[Y1:.*]] = spat.compute(%[[R]] : tensor<1x1x2x2xf32>) tiles [#spat.tile<@[[W]][0, 0], [4, 2]>]{{.*}} {
 // CHECK: %[[B:.*]] = spat.reshape %[[Y1]] : tensor<2xf32> to tensor<1x2xf32>
 // CHECK: %[[Y:.*]] = tensor.concat dim(0) %[[A]], %[[B]] : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
 // CHECK: spat.reshape %[[Y]] : tensor<2x2xf32> to tensor<1x1x2x2xf32>
@@ -151,7 +151,7 @@ func.func @grouped(%x: tensor<1x1x3x4xf32>) -> tensor<1x1x3x4xf32> {
 // CHECK-LABEL: func @row_tiles
 // CHECK: %[[P:.*]] = spat.pad %arg0 low [0, 1, 0, 0] high [0, 1, 0, 0] value 0.000000e+00 : tensor<1x1x3x8xf32> to tensor<1x3x3x8xf32>
 // CHECK: %[[BIAS:.*]] = spat.get_global @conv_bias
-// CHECK: %[[A:.*]] = spat.compute(%[[P]] : tensor<1x3x3x8xf32>) tiles [#spat.tile<@[[W:.*]][0, 0], [16, 3]>, #spat.tile<@[[W]][16, 0], [16, 3]>, #spat.tile<@[[W]][32, 0], [16, 3]>, #spat.tile<@[[W]][48, 0], [16, 3]>] {
+// CHECK: %[[A:.*]] = spat.compute(%[[P]] : tensor<1x3x3x8xf32>) tiles [#spat.tile<@[[W:.*]][0, 0], [16, 3]>, #spat.tile<@[[W]][16, 0], [16, 3]>, #spat.tile<@[[W]][32, 0], [16, 3]>, #spat.tile<@[[W]][48, 0], [16, 3]>]{{.*}} {
 // CHECK: spat.lane_slice %{{.*}}[0 + lanes [1, 1] * [24, 8]] : tensor<1x3x3x8xf32> -> tensor<16xf32>
 // CHECK: spat.lane_slice %{{.*}}[16 + lanes
 // CHECK: spat.lane_slice %{{.*}}[32 + lanes
@@ -159,10 +159,10 @@ func.func @grouped(%x: tensor<1x1x3x4xf32>) -> tensor<1x1x3x4xf32> {
 // CHECK-COUNT-3: spat.add
 // CHECK: } -> tensor<3xf32>
 // CHECK: %[[ROW:.*]] = tensor.extract_slice %[[P]][0, 2, 0, 0] [1, 1, 3, 8] [1, 1, 1, 1] : tensor<1x3x3x8xf32> to tensor<1x1x3x8xf32>
-// CHECK: %[[B:.*]] = spat.compute(%[[ROW]] : tensor<1x1x3x8xf32>) tiles [#spat.tile<@[[W]][64, 0], [8, 3]>] {
+// CHECK: %[[B:.*]] = spat.compute(%[[ROW]] : tensor<1x1x3x8xf32>) tiles [#spat.tile<@[[W]][64, 0], [8, 3]>]{{.*}} {
 // CHECK: spat.lane_slice %{{.*}}[16 + lanes [1, 1] * [24, 8]] : tensor<1x1x3x8xf32> -> tensor<8xf32>
 // CHECK: spat.mvm %{{.*}} tile 0 : tensor<8xf32> -> tensor<3xf32>
-// CHECK: spat.compute(%{{.*}}, %{{.*}}, %{{.*}} : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+// CHECK: spat.compute(%{{.*}}, %{{.*}}, %{{.*}} : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>){{.*}} {
 // CHECK: ^bb0(%[[S0:.*]]: tensor<3xf32>, %[[S1:.*]]: tensor<3xf32>, %[[SB:.*]]: tensor<3xf32>):
 // CHECK: %[[S:.*]] = spat.add %[[S0]], %[[S1]]
 // CHECK: spat.add %[[S]], %[[SB]]
@@ -207,7 +207,7 @@ func.func @column_blocks(%x: tensor<1x1x2x4xf32>) -> tensor<1x1x2x80xf32> {
 // CHECK: spat.pad %arg0 low [0, 0, 1, 0] high [0, 0, 1, 0] value 0.000000e+00 : tensor<1x2x4x2xf32> to tensor<1x2x6x2xf32>
 // CHECK: spat.get_global @[[K]]
 // CHECK-NOT: tiles
-// CHECK: spat.compute_batch lanes({{[0-9]+}}) shared(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x{{[12]}}x6x2xf32>, tensor<6xf32>, tensor<2xf32>) {
+// CHECK: spat.compute_batch lanes({{[0-9]+}}) shared(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x{{[12]}}x6x2xf32>, tensor<6xf32>, tensor<2xf32>){{.*}} {
 // CHECK: ^bb0(%[[IN:.*]]: tensor<1x{{[12]}}x6x2xf32>, %[[W:.*]]: tensor<6xf32>, %[[BIAS:.*]]: tensor<2xf32>):
 // CHECK: %[[X0:.*]] = spat.lane_slice %[[IN]][0 + lanes [{{[12]}}, 4] * [12, 2]] : {{.*}} -> tensor<2xf32>
 // CHECK: %[[W0:.*]] = tensor.extract_slice %[[W]][0] [2] [1] : tensor<6xf32> to tensor<2xf32>

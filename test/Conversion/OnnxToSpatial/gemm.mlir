@@ -16,7 +16,7 @@
 // CHECK: spat.mvm %{{.*}} tile 0 : tensor<8xf32> -> tensor<48xf32>
 // CHECK: %[[B0:.*]] = tensor.extract_slice %[[BIAS]][0] [48] [1]
 // The partial sums and the bias of a column block are reduced by one compute.
-// CHECK: %[[S0:.*]] = spat.compute_batch lanes(2) lane(%[[P0]], %[[P1]], %[[P2]] : {{.*}}) shared(%[[B0]] : tensor<48xf32>) {
+// CHECK: %[[S0:.*]] = spat.compute_batch lanes(2) lane(%[[P0]], %[[P1]], %[[P2]] : {{.*}}) shared(%[[B0]] : tensor<48xf32>){{.*}} {
 // CHECK-COUNT-3: spat.add
 // CHECK: } -> tensor<2x48xf32>
 // CHECK: tiles [#spat.tile<@[[W]][0, 48], [16, 22]>]
@@ -25,7 +25,7 @@
 // CHECK: %[[S1:.*]] = spat.compute_batch lanes(2) lane(
 // CHECK: } -> tensor<2x22xf32>
 // CHECK: %[[Y:.*]] = tensor.concat dim(1) %[[S0]], %[[S1]] : (tensor<2x48xf32>, tensor<2x22xf32>) -> tensor<2x70xf32>
-// CHECK: spat.compute_batch lanes(2) lane(%[[Y]] : tensor<2x70xf32>) {
+// CHECK: spat.compute_batch lanes(2) lane(%[[Y]] : tensor<2x70xf32>){{.*}} {
 // CHECK: spat.relu %{{.*}} : tensor<70xf32>
 func.func @gemm(%a: tensor<2x40xf32>) -> tensor<2x70xf32> {
   %w = onnx.Constant dense<0.5> : tensor<40x70xf32> : tensor<40x70xf32>

@@ -12,7 +12,7 @@
 // PIPELINE: %[[CENTRE:.*]] = spat.lane_slice %{{.*}}[14 + lanes [2, 4] * [12, 2]] : tensor<1x4x6x2xf32> -> tensor<2xf32>
 // PIPELINE: spat.yield %{{.*}}, %[[CENTRE]] : tensor<2xf32>, tensor<2xf32>
 // PIPELINE: %[[B:.*]] = spat.compute_batch lanes(8) shared(%{{.*}} : tensor<1x4x6x2xf32>) tiles [#spat.tile<@conv_weights_1[0, 0]
-// PIPELINE: spat.compute_batch lanes(8) lane(%[[B]], %[[A]]#1 : tensor<8x2xf32>, tensor<8x2xf32>) {
+// PIPELINE: spat.compute_batch lanes(8) lane(%[[B]], %[[A]]#1 : tensor<8x2xf32>, tensor<8x2xf32>){{.*}} {
 // PIPELINE-NEXT: ^bb0
 // PIPELINE-NEXT: spat.add
 // LATENCY-LABEL: func @residual
@@ -26,7 +26,7 @@
 // PACKED: %[[PASSED:.*]] = spat.reshape %[[A]]#1 : tensor<2x8xf32> to tensor<8x2xf32>
 // PACKED: %[[B:.*]] = spat.compute_batch lanes(2) shared(%{{.*}} : tensor<1x4x6x2xf32>) tiles [#spat.tile<@conv_weights_1[0, 0]
 // PACKED: %[[SKIP:.*]] = spat.reshape %[[PASSED]] : tensor<8x2xf32> to tensor<2x8xf32>
-// PACKED: spat.compute_batch lanes(2) lane(%[[B]], %[[SKIP]] : tensor<2x8xf32>, tensor<2x8xf32>) {
+// PACKED: spat.compute_batch lanes(2) lane(%[[B]], %[[SKIP]] : tensor<2x8xf32>, tensor<2x8xf32>){{.*}} {
 // PACKED-NEXT: ^bb0
 // PACKED-NEXT: spat.add
 // LATENCY-NOT: :2 = spat.compute

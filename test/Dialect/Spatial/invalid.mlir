@@ -87,6 +87,20 @@ func.func @core_not_integer(%x: tensor<128xf32>) -> tensor<64xf32> {
 
 // -----
 
+// A compute's model node is a number, not its name.
+spat.global constant @w : tensor<128x64xf32> = dense<1.0> : tensor<128x64xf32>
+func.func @layer_not_integer(%x: tensor<128xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'spat.compute' op 'spat.layer' must be an integer}}
+  %p = spat.compute(%x : tensor<128xf32>) tiles [#spat.tile<@w[0, 0], [128, 64]>] attributes {spat.layer = "conv1"} {
+  ^bb0(%in: tensor<128xf32>):
+    %o = spat.mvm %in tile 0 : tensor<128xf32> -> tensor<64xf32>
+    spat.yield %o : tensor<64xf32>
+  } -> tensor<64xf32>
+  return %p : tensor<64xf32>
+}
+
+// -----
+
 spat.global constant @w : tensor<128x64xf32> = dense<1.0> : tensor<128x64xf32>
 func.func @start_not_time(%x: tensor<128xf32>) -> tensor<64xf32> {
   // expected-error @+1 {{'spat.compute' op 'spat.start' must be a time in ns (f64)}}

@@ -4,8 +4,9 @@ spat.global constant @w : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
 
 // A chain: the multiply's only consumer is the activation, whose only
 // producer it is; they become one compute with the producer's tile.
+// The merged compute is part of the consumer's model node.
 // CHECK-LABEL: func @chain
-// CHECK: %[[M:.*]] = spat.compute(%arg0 : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+// CHECK: %[[M:.*]] = spat.compute(%arg0 : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 1 : i64} {
 // CHECK: ^bb0(%[[IN:.*]]: tensor<16xf32>):
 // CHECK: %[[P:.*]] = spat.mvm %[[IN]] tile 0
 // CHECK: %[[R:.*]] = spat.relu %[[P]]
@@ -13,12 +14,12 @@ spat.global constant @w : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
 // CHECK-NOT: spat.compute
 // CHECK: return %[[M]]
 func.func @chain(%x: tensor<16xf32>) -> tensor<16xf32> {
-  %p = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  %p = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 0 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
   } -> tensor<16xf32>
-  %r = spat.compute(%p : tensor<16xf32>) {
+  %r = spat.compute(%p : tensor<16xf32>) attributes {spat.layer = 1 : i64} {
   ^bb0(%v: tensor<16xf32>):
     %o = spat.relu %v : tensor<16xf32>
     spat.yield %o : tensor<16xf32>

@@ -20,21 +20,21 @@ spat.global constant @v : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
 // PIPELINE-NOT: spat.core = [[A]] :
 // PIPELINE: spat.compute{{.*}}spat.core = [[B]] : i64
 func.func @two_layers(%x: tensor<16xf32>) -> tensor<16xf32> {
-  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 0 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("first")
-  %b = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %b = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] attributes {spat.layer = 1 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("second")
-  %r = spat.compute(%b : tensor<16xf32>) {
+  } -> tensor<16xf32>
+  %r = spat.compute(%b : tensor<16xf32>) attributes {spat.layer = 2 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.relu %in : tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("relu")
+  } -> tensor<16xf32>
   return %r : tensor<16xf32>
 }
 
@@ -46,40 +46,40 @@ func.func @two_layers(%x: tensor<16xf32>) -> tensor<16xf32> {
 // PIPELINE: spat.compute{{.*}}@half{{.*}}spat.core = [[H]] : i64
 spat.global constant @half : tensor<16x32xf32> = dense<1.0> : tensor<16x32xf32>
 func.func @halves(%x: tensor<16xf32>) -> (tensor<32xf32>, tensor<32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
-  %h0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@half[0, 0], [16, 32]>] {
+  %h0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@half[0, 0], [16, 32]>] attributes {spat.layer = 3 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<32xf32>
     spat.yield %o : tensor<32xf32>
-  } -> tensor<32xf32> loc("halves")
-  %h1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@half[0, 0], [16, 32]>] {
+  } -> tensor<32xf32>
+  %h1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@half[0, 0], [16, 32]>] attributes {spat.layer = 3 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<32xf32>
     spat.yield %o : tensor<32xf32>
-  } -> tensor<32xf32> loc("halves")
-  %w0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  } -> tensor<32xf32>
+  %w0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 4 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m3 : tensor<16xf32>
-  } -> tensor<16xf32> loc("heavy")
-  %w1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %w1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 4 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m3 : tensor<16xf32>
-  } -> tensor<16xf32> loc("heavy")
-  %w2 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %w2 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 4 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m3 : tensor<16xf32>
-  } -> tensor<16xf32> loc("heavy")
+  } -> tensor<16xf32>
   return %h0, %h1, %w0, %w1, %w2 : tensor<32xf32>, tensor<32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }
 
@@ -92,35 +92,35 @@ func.func @halves(%x: tensor<16xf32>) -> (tensor<32xf32>, tensor<32xf32>, tensor
 // PIPELINE: spat.compute{{.*}}spat.core = [[F]] : i64
 // PIPELINE: spat.compute{{.*}}spat.core = [[G]] : i64
 func.func @four_on_two(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
-  %f0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  %f0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 5 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m1 : tensor<16xf32>
-  } -> tensor<16xf32> loc("four")
-  %f1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %f1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 5 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m1 : tensor<16xf32>
-  } -> tensor<16xf32> loc("four")
-  %f2 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %f2 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 5 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m1 : tensor<16xf32>
-  } -> tensor<16xf32> loc("four")
-  %f3 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %f3 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 5 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m1 : tensor<16xf32>
-  } -> tensor<16xf32> loc("four")
-  %l = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %l = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] attributes {spat.layer = 6 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("light")
+  } -> tensor<16xf32>
   return %f0, %f1, %f2, %f3, %l : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }
 
@@ -138,31 +138,31 @@ func.func @four_on_two(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, t
 spat.global constant @u : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
 spat.global constant @t : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
 func.func @skip_sum(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
-  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 7 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("conv1")
-  %b = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %b = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] attributes {spat.layer = 8 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("conv2")
-  %c = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %c = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] attributes {spat.layer = 9 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("downsample")
-  %d = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@t[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %d = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@t[0, 0], [16, 16]>] attributes {spat.layer = 10 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("other")
-  %s = spat.compute(%b, %c : tensor<16xf32>, tensor<16xf32>) {
+  } -> tensor<16xf32>
+  %s = spat.compute(%b, %c : tensor<16xf32>, tensor<16xf32>) attributes {spat.layer = 11 : i64} {
   ^bb0(%p: tensor<16xf32>, %q: tensor<16xf32>):
     %o = spat.add %p, %q : tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("sum")
+  } -> tensor<16xf32>
   return %s, %d : tensor<16xf32>, tensor<16xf32>
 }
 
@@ -182,7 +182,7 @@ func.func @skip_sum(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
 spat.global constant @w4 : tensor<16x64xf32> = dense<1.0> : tensor<16x64xf32>
 spat.global constant @w1 : tensor<16x16xf32> = dense<1.0> : tensor<16x16xf32>
 func.func @pieces(%x: tensor<16xf32>) -> tensor<16xf32> {
-  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w4[0, 0], [16, 16]>, #spat.tile<@w4[0, 16], [16, 16]>, #spat.tile<@w4[0, 32], [16, 16]>, #spat.tile<@w4[0, 48], [16, 16]>] {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w4[0, 0], [16, 16]>, #spat.tile<@w4[0, 16], [16, 16]>, #spat.tile<@w4[0, 32], [16, 16]>, #spat.tile<@w4[0, 48], [16, 16]>] attributes {spat.layer = 12 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %p0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %p1 = spat.mvm %in tile 1 : tensor<16xf32> -> tensor<16xf32>
@@ -192,17 +192,17 @@ func.func @pieces(%x: tensor<16xf32>) -> tensor<16xf32> {
     %s1 = spat.add %p2, %p3 : tensor<16xf32>
     %o = spat.add %s0, %s1 : tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("conv")
-  %b = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w1[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %b = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w1[0, 0], [16, 16]>] attributes {spat.layer = 12 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("conv")
-  %s = spat.compute(%a, %b : tensor<16xf32>, tensor<16xf32>) {
+  } -> tensor<16xf32>
+  %s = spat.compute(%a, %b : tensor<16xf32>, tensor<16xf32>) attributes {spat.layer = 11 : i64} {
   ^bb0(%p: tensor<16xf32>, %q: tensor<16xf32>):
     %o = spat.add %p, %q : tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("sum")
+  } -> tensor<16xf32>
   return %s : tensor<16xf32>
 }
 
@@ -221,30 +221,30 @@ spat.global constant @m4 : tensor<16x64xf32> = dense<1.0> : tensor<16x64xf32>
 spat.global constant @m2 : tensor<16x48xf32> = dense<1.0> : tensor<16x48xf32>
 spat.global constant @m1 : tensor<16x48xf32> = dense<1.0> : tensor<16x48xf32>
 func.func @beside_input(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
-  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@m4[0, 0], [16, 16]>, #spat.tile<@m4[0, 16], [16, 16]>, #spat.tile<@m4[0, 32], [16, 16]>, #spat.tile<@m4[0, 48], [16, 16]>] {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@m4[0, 0], [16, 16]>, #spat.tile<@m4[0, 16], [16, 16]>, #spat.tile<@m4[0, 32], [16, 16]>, #spat.tile<@m4[0, 48], [16, 16]>] attributes {spat.layer = 13 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %p0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %p1 = spat.mvm %p0 tile 1 : tensor<16xf32> -> tensor<16xf32>
     %p2 = spat.mvm %p1 tile 2 : tensor<16xf32> -> tensor<16xf32>
     %p3 = spat.mvm %p2 tile 3 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %p3 : tensor<16xf32>
-  } -> tensor<16xf32> loc("layer")
-  %b = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@m2[0, 0], [16, 16]>, #spat.tile<@m2[0, 16], [16, 16]>, #spat.tile<@m2[0, 32], [16, 16]>] {
+  } -> tensor<16xf32>
+  %b = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@m2[0, 0], [16, 16]>, #spat.tile<@m2[0, 16], [16, 16]>, #spat.tile<@m2[0, 32], [16, 16]>] attributes {spat.layer = 13 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %p0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %p1 = spat.mvm %p0 tile 1 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %p1 : tensor<16xf32>
-  } -> tensor<16xf32> loc("layer")
-  %c = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@m1[0, 0], [16, 16]>, #spat.tile<@m1[0, 16], [16, 16]>, #spat.tile<@m1[0, 32], [16, 16]>] {
+  } -> tensor<16xf32>
+  %c = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@m1[0, 0], [16, 16]>, #spat.tile<@m1[0, 16], [16, 16]>, #spat.tile<@m1[0, 32], [16, 16]>] attributes {spat.layer = 13 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %p0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %p0 : tensor<16xf32>
-  } -> tensor<16xf32> loc("layer")
-  %r = spat.compute(%b : tensor<16xf32>) {
+  } -> tensor<16xf32>
+  %r = spat.compute(%b : tensor<16xf32>) attributes {spat.layer = 2 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.relu %in : tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("relu")
+  } -> tensor<16xf32>
   return %a, %r, %c : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }
 
@@ -261,36 +261,36 @@ func.func @beside_input(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, 
 // PIPELINE: spat.compute{{.*}}@u{{.*}}spat.core = [[D:[0-9]+]] : i64
 // PIPELINE: spat.compute{{.*}}@u{{.*}}spat.core = [[D]] : i64
 func.func @wide_input(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
-  %src = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  %src = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 14 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %c = tensor.concat dim(0) %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o, %o : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<512xf32>
     spat.yield %c : tensor<512xf32>
-  } -> tensor<512xf32> loc("source")
-  %a0 = spat.compute(%src : tensor<512xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  } -> tensor<512xf32>
+  %a0 = spat.compute(%src : tensor<512xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] attributes {spat.layer = 15 : i64} {
   ^bb0(%in: tensor<512xf32>):
     %s = tensor.extract_slice %in[0] [16] [1] : tensor<512xf32> to tensor<16xf32>
     %o = spat.mvm %s tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("wide")
-  %a1 = spat.compute(%src : tensor<512xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %a1 = spat.compute(%src : tensor<512xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] attributes {spat.layer = 15 : i64} {
   ^bb0(%in: tensor<512xf32>):
     %s = tensor.extract_slice %in[16] [16] [1] : tensor<512xf32> to tensor<16xf32>
     %o = spat.mvm %s tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("wide")
-  %d0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %d0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] attributes {spat.layer = 16 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m1 : tensor<16xf32>
-  } -> tensor<16xf32> loc("deep")
-  %d1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %d1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] attributes {spat.layer = 16 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m1 : tensor<16xf32>
-  } -> tensor<16xf32> loc("deep")
+  } -> tensor<16xf32>
   return %a0, %a1, %d0, %d1 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }
 
@@ -306,36 +306,36 @@ func.func @wide_input(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, te
 // PIPELINE-NOT: spat.core = [[H]] :
 // PIPELINE: spat.compute{{.*}}@t{{.*}}spat.core
 func.func @siblings(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
-  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] {
+  %a = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@w[0, 0], [16, 16]>] attributes {spat.layer = 17 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("input")
-  %l = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %l = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@v[0, 0], [16, 16]>] attributes {spat.layer = 18 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("left")
-  %r = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %r = spat.compute(%a : tensor<16xf32>) tiles [#spat.tile<@u[0, 0], [16, 16]>] attributes {spat.layer = 19 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %o = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %o : tensor<16xf32>
-  } -> tensor<16xf32> loc("right")
-  %h0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@t[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %h0 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@t[0, 0], [16, 16]>] attributes {spat.layer = 4 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m3 : tensor<16xf32>
-  } -> tensor<16xf32> loc("heavy")
-  %h1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@t[0, 0], [16, 16]>] {
+  } -> tensor<16xf32>
+  %h1 = spat.compute(%x : tensor<16xf32>) tiles [#spat.tile<@t[0, 0], [16, 16]>] attributes {spat.layer = 4 : i64} {
   ^bb0(%in: tensor<16xf32>):
     %m0 = spat.mvm %in tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m1 = spat.mvm %m0 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m2 = spat.mvm %m1 tile 0 : tensor<16xf32> -> tensor<16xf32>
     %m3 = spat.mvm %m2 tile 0 : tensor<16xf32> -> tensor<16xf32>
     spat.yield %m3 : tensor<16xf32>
-  } -> tensor<16xf32> loc("heavy")
+  } -> tensor<16xf32>
   return %l, %r, %h0, %h1 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }

@@ -31,6 +31,11 @@ def Spat_Dialect : Dialect {
     // (ONNX-to-Spatial): the same value places them on one core, where
     // their tiles take the crossbars once.
     "::mlir::IntegerAttr":$copy,
+    // On computes (ONNX-to-Spatial): the model node they compute part of,
+    // by its place in the model; a merged compute is its consumer's. The
+    // computes of one node with weights are one pipeline stage when the
+    // programs loop (PEFT).
+    "::mlir::IntegerAttr":$layer,
     // The schedule (PEFT): a compute's core, and when it starts and
     // finishes there (ns); the module's makespan.
     "::mlir::IntegerAttr":$core,

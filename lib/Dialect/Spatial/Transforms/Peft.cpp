@@ -98,7 +98,7 @@ double makespan(ArrayRef<double> costs, int64_t cores) {
 Stages pipelineStages(llvm::ArrayRef<Node> tasks, const Arch &arch) {
   Stages stages;
   stages.of.assign(tasks.size(), -1);
-  DenseMap<const void *, int64_t> byNode;
+  DenseMap<int64_t, int64_t> byNode;
   std::vector<std::vector<double>> costs; // by stage, a copy's tasks as one
   std::vector<int64_t> largeTasks, smallCrossbars;
   // How many stages lie before a stage on the longest path to it.

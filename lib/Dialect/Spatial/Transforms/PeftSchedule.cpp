@@ -66,6 +66,7 @@ struct SpatPeftSchedulePass
     int64_t elementBytes = arch.inputBytes();
     std::vector<peft::Task> tasks;
     DenseMap<Operation *, unsigned> index;
+    int64_t unnamedLayer = 0; // counts down: model nodes count up from 0
     func.walk([&](ComputeOpInterface op) {
       index[op] = tasks.size();
       computes.push_back(op);
@@ -74,7 +75,11 @@ struct SpatPeftSchedulePass
       task.crossbars = crossbarsOf(op, arch);
       if (IntegerAttr copy = dialectOf(op).getCopyAttrHelper().getAttr(op))
         task.copy = copy.getInt();
-      task.layer = op->getLoc().getAsOpaquePointer();
+      // A compute with no node (written by hand) is a layer of its own.
+      if (IntegerAttr layer = dialectOf(op).getLayerAttrHelper().getAttr(op))
+        task.layer = layer.getInt();
+      else
+        task.layer = --unnamedLayer;
       tasks.push_back(task);
     });
     FragmentAnalysis fragments;

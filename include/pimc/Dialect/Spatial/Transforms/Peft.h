@@ -34,7 +34,7 @@ struct Task {
   int64_t inputBytes = 0, outputBytes = 0;
   /// The model node (layer) it computes part of: tasks of one node with
   /// weights are one pipeline stage when the programs loop.
-  const void *layer = nullptr;
+  int64_t layer = 0;
   /// Its producers (earlier tasks), with the bytes each passes on.
   llvm::SmallVector<Edge> preds;
 };
