@@ -693,18 +693,10 @@ SimulatedTime pimc::throughputSimTime(double latencyNs, double roundNs) {
 /// consecutive rows on each copy when dealing the rows out overflows a
 /// core's local memory, and with looping programs' pieces copied into place
 /// when assembling them where they arrive does.
-static llvm::Expected<Object> compilePlan(const CompileOptions &options,
+static llvm::Expected<Object> compilePlan(const CompileOptions &options, const Arch &arch,
                                           const frontend::Model *preloaded) {
   auto started = std::chrono::steady_clock::now();
-  if (!options.emitMlirAfter.empty() &&
-      !llvm::is_contained(stageNames(), options.emitMlirAfter))
-    return makeError(ErrorKind::Usage, "unknown stage '" + options.emitMlirAfter +
-                                           "' (stages: " + llvm::join(stageNames(), ", ") +
-                                           ")");
-  llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
-  if (!arch)
-    return withKind(arch.takeError(), ErrorKind::InvalidInput);
-  auto compilation = std::make_unique<Compilation>(options, *arch);
+  auto compilation = std::make_unique<Compilation>(options, arch);
   llvm::Expected<bool> prepared = compilation->prepare(preloaded);
   if (!prepared || !*prepared)
     return prepared ? llvm::Expected<Object>(Object{}) : prepared.takeError();
@@ -718,7 +710,7 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
   while (true) {
     // Past scheduling the canonicalized model is gone: import it again.
     if (!compilation->canRetry()) {
-      auto again = std::make_unique<Compilation>(options, *arch);
+      auto again = std::make_unique<Compilation>(options, arch);
       again->continueFrom(*compilation);
       compilation.reset(); // its IR and weights go first
       if (llvm::Expected<bool> prepared = again->prepare(preloaded); !prepared)
@@ -757,6 +749,7 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options,
 }
 
 static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
+                                                const Arch &arch,
                                                 const frontend::Model *preloaded);
 
 /// The SHA-256 of `text`, in hex. OpenSSL's uses the CPU's SHA extensions
@@ -849,20 +842,26 @@ static Object provenance(const CompileOptions &options, const Arch &arch,
 /// the report with its provenance.
 static llvm::Expected<Object> compileInto(const CompileOptions &options,
                                           const frontend::Model *preloaded) {
+  if (!options.emitMlirAfter.empty() &&
+      !llvm::is_contained(stageNames(), options.emitMlirAfter))
+    return makeError(ErrorKind::Usage, "unknown stage '" + options.emitMlirAfter +
+                                           "' (stages: " + llvm::join(stageNames(), ", ") +
+                                           ")");
+  // Read once: every candidate, and the report's provenance, use it.
+  llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
+  if (!arch)
+    return withKind(arch.takeError(), ErrorKind::InvalidInput);
   // The model's hash is taken while it compiles: it reads the file again.
   std::atomic<bool> hashNotNeeded = false;
   std::future<std::string> modelSha256;
   if (options.emitMlirAfter.empty() && !options.modelPath.empty())
     modelSha256 = std::async(std::launch::async,
                              [&] { return sha256File(options.modelPath, &hashNotNeeded); });
-  llvm::Expected<Object> report = compileCandidates(options, preloaded);
+  llvm::Expected<Object> report = compileCandidates(options, *arch, preloaded);
   if (!report || !options.emitMlirAfter.empty()) {
     hashNotNeeded = true;
     return report;
   }
-  llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath);
-  if (!arch)
-    return withKind(arch.takeError(), ErrorKind::InvalidInput);
   (*report)["schema_version"] = kReportSchemaVersion;
   (*report)["provenance"] =
       provenance(options, *arch, modelSha256.valid() ? modelSha256.get() : "");
@@ -886,10 +885,11 @@ static llvm::Expected<Object> compileInto(const CompileOptions &options,
 /// compilePlan, or in throughput mode (for the best plan) every candidate,
 /// keeping the fastest.
 static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
+                                                const Arch &arch,
                                                 const frontend::Model *preloaded) {
   using Plan = CompileOptions::Plan;
   if (!options.throughput || options.plan == Plan::WholeChip || !options.emitMlirAfter.empty())
-    return compilePlan(options, preloaded);
+    return compilePlan(options, arch, preloaded);
   // Neither plan, nor one way of laying out the layer stages, is the fastest
   // on every model: each candidate compiles into a directory beside the
   // output, and the one with the higher throughput as pimsim-nn counts it
@@ -916,13 +916,11 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
     ErrorKind kind = ErrorKind::Internal;
   };
   std::vector<Result> results(candidates.size());
-  // A model that is not there, or an architecture that does not load, fails
-  // every candidate alike: say so once. (Each loads the model itself: held
-  // across all of them, alexnet's weights raised the peak memory by 42%.)
+  // A model that is not there fails every candidate alike: say so once.
+  // (Each loads the model itself: held across all of them, alexnet's
+  // weights raised the peak memory by 42%.)
   if (!preloaded && !llvm::sys::fs::exists(options.modelPath))
     return makeError(ErrorKind::InvalidInput, "cannot open model '" + options.modelPath + "'");
-  if (llvm::Expected<Arch> arch = Arch::loadOrDefault(options.archPath); !arch)
-    return withKind(arch.takeError(), ErrorKind::InvalidInput);
   auto countedNs = [](const Object &report) {
     return report.getObject("timing")->getNumber("counted_sample_ns").value_or(0);
   };
@@ -941,7 +939,7 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
     // Only the last compile's IR may stay allocated at exit, and only when
     // no other runs on after it.
     candidate.keepIrAtExit = options.keepIrAtExit && workers == 1 && i + 1 == candidates.size();
-    llvm::Expected<Object> report = compilePlan(candidate, preloaded);
+    llvm::Expected<Object> report = compilePlan(candidate, arch, preloaded);
     if (!report) {
       // A candidate that does not compile (a core's local memory overflows,
       // say) leaves the others.
