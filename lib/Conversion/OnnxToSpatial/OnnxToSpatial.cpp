@@ -881,11 +881,12 @@ struct ConvertOnnxToSpatialPass
       return signalPassFailure();
     if (lowering.rowsInterleaved)
       module->setAttr(kInterleavedRowsAttr, UnitAttr::get(context));
-    auto layerAttr = context->getLoadedDialect<SpatDialect>()->getLayerAttrHelper();
+    Builder builder(context);
     module.walk([&](ComputeOpInterface compute) {
       auto it = layers.find(compute->getLoc());
       if (it != layers.end())
-        layerAttr.setAttr(compute, IntegerAttr::get(IntegerType::get(context, 64), it->second));
+        dialectOf(compute).getLayerAttrHelper().setAttr(
+            compute, builder.getI64IntegerAttr(it->second));
     });
 
     // Shapes, and weights read only by tiles, leave nothing behind.

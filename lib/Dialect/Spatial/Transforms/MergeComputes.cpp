@@ -194,8 +194,9 @@ struct MergeChain : public OpInterfaceRewritePattern<ComputeOpInterface> {
     if (copy)
       copyAttr.setAttr(merged, copy);
     // It is part of the consumer's node, whose location it has.
-    if (IntegerAttr layer = dialectOf(consumer).getLayerAttrHelper().getAttr(consumer))
-      dialectOf(consumer).getLayerAttrHelper().setAttr(merged, layer);
+    auto layerAttr = dialectOf(consumer).getLayerAttrHelper();
+    if (IntegerAttr layer = layerAttr.getAttr(consumer))
+      layerAttr.setAttr(merged, layer);
     rewriter.replaceOp(consumer, merged->getResults());
     // The views between the two have no users now; erase them from the
     // consumer's side, then the producer.
