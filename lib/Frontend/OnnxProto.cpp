@@ -962,8 +962,26 @@ static llvm::Error checkAttributes(const onnx::GraphProto &graph, llvm::StringRe
   return llvm::Error::success();
 }
 
+/// Gives every graph input a batch of one sample (its first dimension) and
+/// leaves the outputs' dimensions, and every other shape, to shape inference.
+static void keepOneSample(onnx::GraphProto &graph) {
+  std::set<std::string> initialized;
+  for (const auto &init : graph.initializer())
+    initialized.insert(init.name());
+  for (onnx::ValueInfoProto &input : *graph.mutable_input()) {
+    onnx::TensorShapeProto *shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (!initialized.count(input.name()) && shape->dim_size() > 0)
+      shape->mutable_dim(0)->set_dim_value(1);
+  }
+  for (onnx::ValueInfoProto &output : *graph.mutable_output())
+    for (onnx::TensorShapeProto::Dimension &dim :
+         *output.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim())
+      dim.Clear();
+  graph.clear_value_info();
+}
+
 llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path, ConstantFolder folder,
-                                                ConstantInputBinder binder) {
+                                                ConstantInputBinder binder, bool oneSample) {
   llvm::Expected<ModelFile> file = parseModelFile(path);
   if (!file)
     return file.takeError();
@@ -982,6 +1000,8 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path, ConstantFo
   if (binder)
     if (llvm::Error e = bindConstantInputs(proto, binder))
       return std::move(e);
+  if (oneSample)
+    keepOneSample(*proto.mutable_graph());
   if (llvm::Error e = checkRawDataSizes(proto.graph(), file->spans, path))
     return std::move(e);
   try {

@@ -126,9 +126,21 @@ using ConstantFolder = llvm::function_ref<llvm::Expected<std::optional<TensorDat
 
 /// Reads, checks and shape-infers an ONNX model file. Where shape inference
 /// leaves shapes unknown behind shapes the graph computes, the nodes
-/// `folder` folds become initializers and shapes are inferred again.
+/// `folder` folds become initializers and shapes are inferred again. With
+/// `oneSample`, every graph input's first dimension is taken to be 1: the
+/// model of one sample of its batch, whose shapes shape inference computes
+/// anew (checkSamplesApart says whether it is that).
 llvm::Expected<Model> loadModel(llvm::StringRef path, ConstantFolder folder,
-                                ConstantInputBinder binder = nullptr);
+                                ConstantInputBinder binder = nullptr, bool oneSample = false);
+
+/// Succeeds when `oneSample` (the model loaded with `oneSample`) computes
+/// each sample of `batch`'s inference on its own: every graph input and
+/// every value the inputs flow into has the batch as its first dimension in
+/// `batch` and 1 in `oneSample`, the other dimensions alike, and no node
+/// mixes samples along that axis. Running `oneSample` once for each sample
+/// then computes `batch`. The error says which input or node keeps the
+/// samples together.
+llvm::Error checkSamplesApart(const Model &batch, const Model &oneSample);
 /// Reads a serialized TensorProto (input_K.pb / output_K.pb).
 llvm::Expected<TensorData> readTensorFile(llvm::StringRef path);
 /// Writes an f32 tensor as a serialized TensorProto.
