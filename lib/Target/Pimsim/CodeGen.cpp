@@ -193,13 +193,20 @@ private:
   uint64_t clock = 0;
 };
 
+/// Where a global tensor is: its address in global memory and, for an
+/// input or output, how far apart its samples are (0 for a constant).
+struct GlobalPlace {
+  int64_t address = 0;
+  int64_t sampleBytes = 0;
+};
+
 class CoreEmitter {
 public:
   CoreEmitter(pim::CoreOp core, const Arch &arch,
-              const std::map<std::string, int64_t> &globalAddress,
+              const std::map<std::string, GlobalPlace> &globalPlaces, int64_t samples,
               ProgramWriter &writer, CoreCodeStats &stats, std::vector<std::string> &nodes,
               llvm::StringMap<int32_t> &nodeIds)
-      : core(core), arch(arch), globalAddress(globalAddress), writer(writer),
+      : core(core), arch(arch), globalPlaces(globalPlaces), samples(samples), writer(writer),
         stats(stats), registers(writer, stats), elementBytes(arch.inputBytes()),
         nodes(nodes), nodeIds(nodeIds) {}
 
@@ -214,7 +221,11 @@ public:
       ++stats.setbw;
       ++stats.instructions;
     }
-    return walk(core.getBody().front());
+    // The core's part of each sample, as soon as it is done with the last.
+    for (sample = 0; sample < samples; ++sample)
+      if (failed(walk(core.getBody().front())))
+        return failure();
+    return success();
   }
 
 private:
@@ -226,6 +237,11 @@ private:
   }
 
   int64_t indexOf(Value value) { return indices.lookup(value); }
+  /// The address of global `name`'s part of the current sample.
+  int64_t globalAddress(StringRef name) {
+    const GlobalPlace &place = globalPlaces.at(name.str());
+    return place.address + sample * place.sampleBytes;
+  }
   const View &viewOf(Value value) { return views[value]; }
   /// Byte address of element `element` (an element offset) of a view.
   int32_t address(const View &view, int64_t element) {
@@ -403,7 +419,7 @@ private:
         })
         .Case([&](pim::LoadOp load) {
           const View &out = viewOf(load.getOut());
-          int64_t global = globalAddress.at(load.getGlobal().str());
+          int64_t global = globalAddress(load.getGlobal());
           int64_t first = indexOf(load.getOffset());
           return globalRows(out, load.getRowStride(), [&](int64_t element, int64_t local,
                                                           int64_t n) {
@@ -417,7 +433,7 @@ private:
         })
         .Case([&](pim::StoreOp store) {
           const View &in = viewOf(store.getInput());
-          int64_t global = globalAddress.at(store.getGlobal().str());
+          int64_t global = globalAddress(store.getGlobal());
           int64_t first = indexOf(store.getOffset());
           return globalRows(in, store.getRowStride(), [&](int64_t element, int64_t local,
                                                           int64_t n) {
@@ -597,7 +613,9 @@ private:
 
   pim::CoreOp core;
   const Arch &arch;
-  const std::map<std::string, int64_t> &globalAddress;
+  const std::map<std::string, GlobalPlace> &globalPlaces;
+  int64_t samples;
+  int64_t sample = 0;
   ProgramWriter &writer;
   CoreCodeStats &stats;
   Registers registers;
@@ -668,18 +686,30 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
   int64_t elementBytes = arch.inputBytes();
 
   // Global memory: constants read by ld first (they are the image), then the
-  // model's inputs and outputs.
+  // model's inputs and outputs, each with room for every sample.
   SymbolTable symbols(module);
-  std::map<std::string, int64_t> globalAddress;
+  std::map<std::string, GlobalPlace> globalPlaces;
   llvm::StringSet<> readGlobals;
   module.walk([&](pim::LoadOp load) { readGlobals.insert(load.getGlobal()); });
   SmallVector<pim::GlobalOp> globals(module.getOps<pim::GlobalOp>());
   int64_t gmemEnd = 0;
   auto place = [&](pim::GlobalOp global) {
-    globalAddress[global.getSymName().str()] = gmemEnd;
+    GlobalPlace &at = globalPlaces[global.getSymName().str()];
+    at.address = gmemEnd;
     int64_t size = global.getType().getNumElements() * elementBytes;
+    if (global.getKind() != pim::GlobalKind::constant) {
+      at.sampleBytes = size;
+      size *= options.samples;
+    }
     gmemEnd = (gmemEnd + size + 15) / 16 * 16;
   };
+  if (options.samples > 1)
+    for (pim::GlobalOp global : globals)
+      if (global.getKind() != pim::GlobalKind::constant &&
+          (global.getType().getRank() == 0 || global.getType().getDimSize(0) != 1))
+        return fail("global '" + global.getSymName() +
+                    "' is not one sample: a program run once a sample needs inputs "
+                    "and outputs whose first axis is 1");
   for (pim::GlobalOp global : globals)
     if (global.getKind() == pim::GlobalKind::constant &&
         readGlobals.contains(global.getSymName()))
@@ -711,7 +741,9 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
     location.index = global.getIndex().value_or(0);
     location.shape.assign(global.getType().getShape().begin(),
                           global.getType().getShape().end());
-    location.address = globalAddress[global.getSymName().str()];
+    if (options.samples > 1)
+      location.shape.front() = options.samples;
+    location.address = globalPlaces[global.getSymName().str()].address;
     (global.getKind() == pim::GlobalKind::input ? manifest.inputs
                                                 : manifest.outputs)
         .push_back(location);
@@ -726,14 +758,14 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
   {
     std::vector<float> image(imageElements, 0.0f);
     for (pim::GlobalOp global : globals) {
-      auto it = globalAddress.find(global.getSymName().str());
-      if (global.getKind() != pim::GlobalKind::constant || it == globalAddress.end())
+      auto it = globalPlaces.find(global.getSymName().str());
+      if (global.getKind() != pim::GlobalKind::constant || it == globalPlaces.end())
         continue;
       std::optional<FloatData> data = FloatData::get(*global.getValue());
       if (!data)
         return fail("constant '" + global.getSymName() + "' is not f32 data");
       std::copy(data->values().begin(), data->values().end(),
-                image.begin() + it->second / elementBytes);
+                image.begin() + it->second.address / elementBytes);
     }
     llvm::Expected<std::unique_ptr<OutputFile>> file =
         OutputFile::create(join(options.outputDir, kGlobalImageFile));
@@ -847,7 +879,8 @@ llvm::Expected<CodeGenStats> pimc::emitPimsimArtifacts(ModuleOp module,
   (void)failableParallelForEachN(context, 0, jobs.size(), [&](size_t id) {
     CoreJob &job = jobs[id];
     diagnostics.setOrderIDForThread(id);
-    if (job.core && failed(CoreEmitter(job.core, arch, globalAddress, *job.writer, job.stats,
+    if (job.core && failed(CoreEmitter(job.core, arch, globalPlaces, options.samples,
+                                       *job.writer, job.stats,
                                        job.nodes, job.nodeIds)
                                .run()))
       job.error = llvm::formatv("code generation of core {0} failed (see the "

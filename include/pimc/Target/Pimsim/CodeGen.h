@@ -44,6 +44,10 @@ struct CodeGenStats {
 struct CodeGenOptions {
   std::string outputDir;
   bool emitJson = false;
+  /// The programs compute the module's inference this many times, one
+  /// sample after another: the inputs and outputs in global memory hold as
+  /// many samples along their first axis, the module's one each.
+  int64_t samples = 1;
 };
 
 /// Sets the `sim_config` of the architecture file written beside a program:
