@@ -382,6 +382,10 @@ private:
   std::chrono::steady_clock::time_point stageStart;
   Array packed; // the convolutions onnx-pack-pixels made
   int64_t samples = 1; // of one inference: the model's batch
+  // The batch's samples run one by one through the program of one sample,
+  // or (for `togetherWhy`) together in the program of the batch.
+  bool oneByOne = false;
+  std::string togetherWhy;
   std::optional<KeptModule> canonical;
   int attempts = 0;
 };
@@ -493,6 +497,27 @@ llvm::Expected<bool> Compilation::prepare(const frontend::Model *preloaded) {
     model = &loadedModel;
   }
   samples = frontend::samplesPerInference(*model);
+  // A batch whose samples the model computes apart compiles as one sample.
+  frontend::Model sampleModel;
+  oneByOne = false;
+  togetherWhy.clear();
+  if (samples > 1 && options.batch == CompileOptions::Batch::Together)
+    togetherWhy = "as --batch=together asks";
+  else if (samples > 1) {
+    llvm::Expected<frontend::Model> one = frontend::loadModel(
+        options.modelPath, frontend::foldKnownNode, options.constantInputs, /*oneSample=*/true);
+    llvm::Error apart = one ? frontend::checkSamplesApart(*model, *one)
+                            : llvm::make_error<llvm::StringError>(
+                                  "with one sample, " + llvm::toString(one.takeError()),
+                                  llvm::inconvertibleErrorCode());
+    if (apart) {
+      togetherWhy = llvm::toString(std::move(apart));
+    } else {
+      sampleModel = std::move(*one);
+      model = &sampleModel;
+      oneByOne = true;
+    }
+  }
   llvm::Expected<OwningOpRef<ModuleOp>> imported =
       importOnnxModel(*context, *model, options.modelPath);
   if (!imported)
@@ -504,6 +529,7 @@ llvm::Expected<bool> Compilation::prepare(const frontend::Model *preloaded) {
   setArch(module, arch);
   // The IR shares the weights now: each is freed when the passes drop it.
   loadedModel = frontend::Model();
+  sampleModel = frontend::Model();
   // Imported again after an attempt: for the next one.
   std::string again = attempts ? llvm::formatv("again for try {0}", attempts + 1).str() : "";
   finishStage("import", module, again);
@@ -574,7 +600,8 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
   if (options.outputDir.empty())
     return fail("no output directory (-o)");
   llvm::Expected<CodeGenStats> code =
-      emitPimsimArtifacts(module, arch, {options.outputDir, options.emitJson});
+      emitPimsimArtifacts(module, arch, {options.outputDir, options.emitJson,
+                                         oneByOne ? samples : 1});
   if (!code) {
     auto [kind, message] = describeError(code.takeError(), ErrorKind::Internal);
     return makeError(kind, message + (diagnostics.empty() ? "" : "\n" + diagnostics));
@@ -630,6 +657,9 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
   Object &timingReport = *report.getObject("timing");
   timingReport["mode"] = options.throughput ? "throughput" : "latency";
   timingReport["samples_per_inference"] = samples;
+  if (samples > 1)
+    timingReport["batch"] = oneByOne ? Object{{"schedule", "one by one"}}
+                                     : Object{{"schedule", "together"}, {"why", togetherWhy}};
   int64_t simTimeMs = 0;
   if (options.throughput) {
     // The programs looped as pimsim-nn's throughput mode loops them: the
@@ -751,6 +781,9 @@ static llvm::Expected<Object> compilePlan(const CompileOptions &options, const A
 static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
                                                 const Arch &arch,
                                                 const frontend::Model *preloaded);
+static llvm::Expected<Object> compileBatchWays(const CompileOptions &options,
+                                               const Arch &arch,
+                                               const frontend::Model *preloaded);
 
 /// The SHA-256 of `text`, in hex. OpenSSL's uses the CPU's SHA extensions
 /// where it has them: several times faster than LLVM's on a model's weights.
@@ -857,7 +890,7 @@ static llvm::Expected<Object> compileInto(const CompileOptions &options,
   if (options.emitMlirAfter.empty() && !options.modelPath.empty())
     modelSha256 = std::async(std::launch::async,
                              [&] { return sha256File(options.modelPath, &hashNotNeeded); });
-  llvm::Expected<Object> report = compileCandidates(options, *arch, preloaded);
+  llvm::Expected<Object> report = compileBatchWays(options, *arch, preloaded);
   if (!report || !options.emitMlirAfter.empty()) {
     hashNotNeeded = true;
     return report;
@@ -879,6 +912,71 @@ static llvm::Expected<Object> compileInto(const CompileOptions &options,
     if (llvm::Error e = writeTrace(*timeline, join(options.outputDir, kTraceFile)))
       return withKind(std::move(e), ErrorKind::InvalidInput);
   }
+  return report;
+}
+
+/// compileCandidates with the batch's samples one by one, and for a batch
+/// whose samples the model computes apart also together, keeping the
+/// faster: the batch done first in latency mode, the most samples pimsim-nn
+/// counts in throughput mode.
+static llvm::Expected<Object> compileBatchWays(const CompileOptions &options,
+                                               const Arch &arch,
+                                               const frontend::Model *preloaded) {
+  using Batch = CompileOptions::Batch;
+  if (options.batch != Batch::Best || !options.emitMlirAfter.empty())
+    return compileCandidates(options, arch, preloaded);
+  auto started = std::chrono::steady_clock::now();
+  CompileOptions oneByOne = options;
+  oneByOne.batch = Batch::OneByOne;
+  oneByOne.keepIrAtExit = false; // another compile may follow
+  llvm::Expected<Object> first = compileCandidates(oneByOne, arch, preloaded);
+  if (!first)
+    return first;
+  const Object *way = first->getObject("timing")->getObject("batch");
+  if (!way || way->getString("schedule") != "one by one")
+    return first;
+  auto cost = [&](const Object &report) {
+    const Object &timing = *report.getObject("timing");
+    return options.throughput ? timing.getNumber("counted_sample_ns").value_or(0)
+                              : timing.getNumber("latency_ns").value_or(0);
+  };
+  printProgress(options, "the model computes the batch's samples apart: compiling the "
+                         "batch as one program too, to keep the faster");
+  CompileOptions together = options;
+  together.batch = Batch::Together;
+  together.outputDir = join(options.outputDir, "together");
+  together.progressLabel = "batch together";
+  llvm::Expected<Object> second = compileCandidates(together, arch, preloaded);
+  // What was tried, in the report of the one kept.
+  Array tried{Object{{"schedule", "one by one"}, {"cost_ns", cost(*first)}}};
+  if (second)
+    tried.push_back(Object{{"schedule", "together"}, {"cost_ns", cost(*second)}});
+  else
+    tried.push_back(Object{{"schedule", "together"},
+                           {"error", oneLine(describeError(second.takeError(),
+                                                           ErrorKind::Internal)
+                                                 .second)}});
+  bool keepTogether = second && cost(*second) < cost(*first);
+  printProgress(options, llvm::formatv("the batch as one program {0} after {1:f1} s: keeping "
+                                       "the samples {2}",
+                                       second ? "compiled" : "does not compile",
+                                       secondsSince(started),
+                                       keepTogether ? "together" : "one by one"));
+  Object report = keepTogether ? std::move(*second) : std::move(*first);
+  Object &batch = *report.getObject("timing")->getObject("batch");
+  if (keepTogether)
+    batch["why"] = options.throughput ? "pimsim-nn counts more samples of it"
+                                      : "it finishes the batch first";
+  batch["tried"] = std::move(tried);
+  (*report.getObject("compiler"))["wall_seconds"] = secondsSince(started);
+  if (keepTogether) {
+    if (llvm::Error e = moveArtifacts(together.outputDir, options.outputDir))
+      return std::move(e);
+  } else if (std::error_code ec = llvm::sys::fs::remove_directories(together.outputDir)) {
+    return llvm::createStringError(ec, "cannot remove '" + together.outputDir + "'");
+  }
+  if (llvm::Error e = writeJsonFile(options.outputDir, kReportFile, Object(report)))
+    return std::move(e);
   return report;
 }
 

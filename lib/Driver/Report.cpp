@@ -218,6 +218,31 @@ void pimc::printReport(const Object &r, llvm::raw_ostream &os) {
     os << llvm::formatv("latency          {0}{1} (pimc's replay of pimsim-nn's timing model; "
                         "the slowest core is {2})\n",
                         formatTime(latencyNs), batch, t->getInteger("slowest_core").value_or(0));
+    if (const Object *way = t->getObject("batch")) {
+      bool oneByOne = way->getString("schedule") == "one by one";
+      os << llvm::formatv("batch            {0} samples {1}", samples,
+                          oneByOne ? "one by one: the program of one sample runs once a sample"
+                                   : "together, in one program");
+      if (auto why = way->getString("why"))
+        os << ": " << *why;
+      if (const llvm::json::Array *tried = way->getArray("tried")) {
+        os << " (compiled:";
+        llvm::ListSeparator separator(";");
+        for (const llvm::json::Value &value : *tried) {
+          const Object *entry = value.getAsObject();
+          os << separator << " " << entry->getString("schedule").value_or("?") << " ";
+          std::optional<double> cost = entry->getNumber("cost_ns");
+          if (!cost)
+            os << "does not compile";
+          else if (t->getNumber("round_ns"))
+            os << llvm::formatv("{0:f1} samples/s with the fill", samples * 1e9 / *cost);
+          else
+            os << formatTime(*cost);
+        }
+        os << ")";
+      }
+      os << "\n";
+    }
     printPimsim(r, os);
     printBound(*t, os);
     if (auto round = t->getNumber("round_ns")) {

@@ -12,6 +12,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include <mutex>
+#include <set>
+
 using namespace pimc;
 using namespace pimc::frontend;
 
@@ -71,16 +74,22 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
   bool allMatch = true;
   for (const std::string &set : sets) {
     os << "data set " << llvm::sys::path::filename(set) << "\n";
-    // Operands pimc needs as constants are bound from the data set.
+    // Operands pimc needs as constants are bound from the data set (said
+    // once, though the compile may load the model again, in throughput
+    // mode from several candidates at once).
+    std::set<std::string> bound;
+    std::mutex binding;
     auto binder = [&](const ValueInfo &input, unsigned index,
                       const Node &user) -> llvm::Expected<std::optional<TensorData>> {
       llvm::Expected<TensorData> tensor =
           readTensorFile(join(set, llvm::formatv("input_{0}.pb", index).str()));
       if (!tensor)
         return tensor.takeError();
-      os << "  binding input '" << input.name << "' (" << user.describe()
-         << ") as an initializer: pimc programs weights into the crossbars "
-            "before inference\n";
+      std::lock_guard<std::mutex> lock(binding);
+      if (bound.insert(input.name).second)
+        os << "  binding input '" << input.name << "' (" << user.describe()
+           << ") as an initializer: pimc programs weights into the crossbars "
+              "before inference\n";
       return std::optional<TensorData>(std::move(*tensor));
     };
     llvm::Expected<Model> model = loadModel(modelPath, foldKnownNode, binder);
@@ -97,6 +106,8 @@ llvm::Expected<bool> pimc::validateCase(const ValidateOptions &options,
     compile.throughput = options.throughput;
     compile.plan = options.plan;
     compile.copyBudget = options.copyBudget;
+    compile.batch = options.batch;
+    compile.constantInputs = binder;
     compile.jobs = options.jobs;
     compile.commandLine = options.commandLine;
     llvm::Expected<llvm::json::Object> report = compileModel(compile, &*model);

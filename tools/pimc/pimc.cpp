@@ -90,6 +90,13 @@ static cl::opt<double> copyBudget(
     cl::desc("the share of the crossbars weights and their copies may take (default 0.9; "
              "less each time the copies do not fit the cores: 1%, then 2%, 4%, ...)"),
     cl::init(0.9), cl::sub(compileCommand), cl::sub(validateCommand), cl::cat(pimcOptions));
+static cl::opt<std::string> batch(
+    "batch",
+    cl::desc("a model's batch of samples: one-by-one (the program of one sample, run once a "
+             "sample, when the model computes the samples apart), together (one program for the "
+             "whole batch) or best (the default: compile both, keep the faster)"),
+    cl::init("best"), cl::sub(compileCommand), cl::sub(validateCommand),
+    cl::cat(pimcOptions));
 static cl::opt<unsigned> jobs(
     "jobs",
     cl::desc("throughput mode: how many candidate plans compile at once (default: as many as "
@@ -220,12 +227,24 @@ static std::optional<CompileOptions::Plan> planOption() {
       .Default(std::nullopt);
 }
 
+/// The --batch option's value, or nothing when it names no way.
+static std::optional<CompileOptions::Batch> batchOption() {
+  using Batch = CompileOptions::Batch;
+  return llvm::StringSwitch<std::optional<Batch>>(batch)
+      .Case("best", Batch::Best)
+      .Case("one-by-one", Batch::OneByOne)
+      .Case("together", Batch::Together)
+      .Default(std::nullopt);
+}
+
 /// Checks the options compile and validate share; returns an error message.
 static std::optional<std::string> checkCompileOptions() {
   if (!knownMode())
     return "--mode=" + mode + " is not supported (modes: latency, throughput)";
   if (!planOption())
     return "--plan=" + plan + " is not supported (plans: best, stages, whole-chip)";
+  if (!batchOption())
+    return "--batch=" + batch + " is not supported (ways: best, one-by-one, together)";
   if (plan != "best" && mode != "throughput")
     return std::string("--plan applies to --mode=throughput only");
   // Written so that NaN fails too.
@@ -276,6 +295,7 @@ static int runCompile(const char *argv0) {
   options.throughput = mode == "throughput";
   options.plan = *planOption();
   options.copyBudget = copyBudget;
+  options.batch = *batchOption();
   options.jobs = jobs;
   options.modelPath = modelPath.empty() ? defaultModelPath(argv0) : modelPath.getValue();
   options.keepIrAtExit = true;
@@ -355,6 +375,7 @@ static int runValidate() {
   options.throughput = mode == "throughput";
   options.plan = *planOption();
   options.copyBudget = copyBudget;
+  options.batch = *batchOption();
   options.jobs = jobs;
   options.casePath = casePath;
   options.commandLine = commandLine;

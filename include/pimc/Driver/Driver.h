@@ -83,6 +83,17 @@ struct CompileOptions {
   /// Throughput mode: how many candidates compile at once (0: as many as
   /// the machine has cores). Each holds its own IR, so more take more memory.
   unsigned jobs = 0;
+  /// How a batch of samples runs. OneByOne: the program of one sample, once
+  /// a sample, each core going on to the next sample when it is done with
+  /// the last (when the model computes the samples apart; otherwise as
+  /// Together). Together: the samples are lanes of one program. Best: both,
+  /// keeping the faster (the one-by-one program leaves cores idle on a
+  /// small model; the program of the batch waits more on a large one).
+  enum class Batch { Best, OneByOne, Together };
+  Batch batch = Batch::Best;
+  /// Binds graph inputs that feed weights, when the compile loads the
+  /// model again (with one sample): as `pimc validate` binds them.
+  frontend::ConstantInputBinder constantInputs = nullptr;
   /// Leave the IR and its context allocated when done: for a process that
   /// exits right after (as clang's -disable-free).
   bool keepIrAtExit = false;
@@ -150,6 +161,7 @@ struct ValidateOptions {
   bool throughput = false; // compile in throughput mode
   CompileOptions::Plan plan = CompileOptions::Plan::Best;
   double copyBudget = 0.9;  // as CompileOptions::copyBudget
+  CompileOptions::Batch batch = CompileOptions::Batch::Best;
   unsigned jobs = 0;        // as CompileOptions::jobs
   std::string commandLine;  // as CompileOptions::commandLine
 };
