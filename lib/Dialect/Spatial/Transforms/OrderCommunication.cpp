@@ -92,8 +92,9 @@ constexpr unsigned kSimulatedRounds = 6;
 /// rounds before left them, and the order is the last round's.
 class OrderSimulation {
 public:
-  OrderSimulation(const std::vector<OrderNode> &nodes, size_t coreCount, unsigned rounds = 1)
-      : nodes(nodes), rounds(rounds), cores(coreCount),
+  OrderSimulation(llvm::ArrayRef<OrderNode> nodes, llvm::ArrayRef<double> keys,
+                  size_t coreCount, unsigned rounds = 1)
+      : nodes(nodes), keys(keys), rounds(rounds), cores(coreCount),
         pending(nodes.size() * rounds), deferred(coreCount) {}
 
   /// The nodes in the order of their simulated start, or nothing if some
@@ -103,9 +104,9 @@ public:
     for (unsigned n = 0; n < count; ++n) {
       for (size_t c : nodes[n].cores)
         ++cores[c].perRound;
-      if (isCompute(nodes[n])) {
+      if (nodes[n].compute) {
         cores[nodes[n].cores[0]].computes.push_back(n);
-        cores[nodes[n].cores[0]].computeKeys.insert(nodes[n].key);
+        cores[nodes[n].cores[0]].computeKeys.insert(keys[n]);
       }
     }
     for (size_t c = 0; c < cores.size(); ++c) {
@@ -165,6 +166,7 @@ private:
   };
 
   const OrderNode &nodeOf(unsigned i) const { return nodes[i % nodes.size()]; }
+  double keyOf(unsigned i) const { return keys[i % nodes.size()]; }
   unsigned roundOf(unsigned i) const { return i / nodes.size(); }
 
   void makeReady(unsigned i) {
@@ -174,7 +176,7 @@ private:
         deferred[c][roundOf(i)].push_back(i);
         continue;
       }
-      (node.isChannel() ? cores[c].channels : cores[c].local).insert({node.key, i});
+      (node.isChannel() ? cores[c].channels : cores[c].local).insert({keyOf(i), i});
     }
   }
 
@@ -183,11 +185,9 @@ private:
     ++core.round;
     core.left = core.perRound;
     for (unsigned n : core.computes)
-      core.computeKeys.insert(nodes[n].key);
-    for (unsigned i : deferred[c][core.round]) {
-      const OrderNode &node = nodeOf(i);
-      (node.isChannel() ? core.channels : core.local).insert({node.key, i});
-    }
+      core.computeKeys.insert(keys[n]);
+    for (unsigned i : deferred[c][core.round])
+      (nodeOf(i).isChannel() ? core.channels : core.local).insert({keyOf(i), i});
     deferred[c][core.round].clear();
   }
 
@@ -197,11 +197,11 @@ private:
       cores[c].busy = true;
       cores[c].freeAt = t + node.ns;
       --cores[c].left;
-      (node.isChannel() ? cores[c].channels : cores[c].local).erase({node.key, i});
+      (node.isChannel() ? cores[c].channels : cores[c].local).erase({keyOf(i), i});
     }
-    if (isCompute(node)) {
+    if (node.compute) {
       CoreState &core = cores[node.cores[0]];
-      core.computeKeys.erase(core.computeKeys.find(node.key));
+      core.computeKeys.erase(core.computeKeys.find(keyOf(i)));
     }
     order.push_back(i);
     events.insert({t + node.ns, sequence++, i});
@@ -231,7 +231,7 @@ private:
                              : *std::next(core.computeKeys.begin(), kPreparedComputes - 1);
     auto pick = llvm::find_if(core.local, [&](const std::pair<double, unsigned> &entry) {
       const OrderNode &node = nodeOf(entry.second);
-      return isCompute(node) || isa<StoreOp>(node.ops.front()) || entry.first <= prepareUpTo;
+      return node.compute || isa<StoreOp>(node.ops.front()) || entry.first <= prepareUpTo;
     });
     if (pick == core.local.end())
       return;
@@ -251,11 +251,8 @@ private:
     start(local, t);
   }
 
-  static bool isCompute(const OrderNode &node) {
-    return isa<ComputeOpInterface>(node.ops.front());
-  }
-
-  const std::vector<OrderNode> &nodes;
+  llvm::ArrayRef<OrderNode> nodes;
+  llvm::ArrayRef<double> keys; // of each node, in place of its own
   unsigned rounds;
   std::vector<CoreState> cores;
   std::vector<unsigned> pending; // of each node instance
@@ -355,6 +352,7 @@ struct SpatOrderCommunicationPass
         nodes.emplace_back();
         nodes.back().ops.push_back(&op);
         nodes.back().cores.push_back(index);
+        nodes.back().compute = isa<ComputeOpInterface>(op);
       }
     for (auto [channel, node] : channelNode)
       if (nodes[node].ops.size() != 2) {
@@ -380,7 +378,6 @@ struct SpatOrderCommunicationPass
     // Keys from the schedule: a compute at its start; the work that produces
     // data for a compute (loads, views, receives) just before it; sends and
     // stores as soon as their data is ready.
-    auto isCompute = [](Operation *op) { return isa<ComputeOpInterface>(op); };
     SmallVector<unsigned> topo;
     {
       SmallVector<unsigned> pending(nodes.size());
@@ -405,18 +402,16 @@ struct SpatOrderCommunicationPass
     // Forward: the time data is ready (a compute's finish).
     std::vector<double> ready(nodes.size(), 0);
     for (unsigned n : topo) {
-      Operation *op = nodes[n].ops.front();
-      if (isCompute(op))
-        ready[n] = finishOf(op);
+      if (nodes[n].compute)
+        ready[n] = finishOf(nodes[n].ops.front());
       for (unsigned s : nodes[n].succs)
         ready[s] = std::max(ready[s], ready[n]);
     }
     // Backward: the work feeding a compute takes the compute's start.
     std::vector<double> needed(nodes.size(), std::numeric_limits<double>::infinity());
     for (unsigned n : llvm::reverse(topo)) {
-      Operation *op = nodes[n].ops.front();
-      if (isCompute(op))
-        needed[n] = startOf(op);
+      if (nodes[n].compute)
+        needed[n] = startOf(nodes[n].ops.front());
       else
         for (unsigned s : nodes[n].succs)
           needed[n] = std::min(needed[n], needed[s]);
@@ -424,12 +419,10 @@ struct SpatOrderCommunicationPass
     auto pushes = [&](unsigned n) {
       return nodes[n].isChannel() || isa<StoreOp>(nodes[n].ops.front());
     };
-    for (unsigned n = 0; n < nodes.size(); ++n) {
-      Operation *op = nodes[n].ops.front();
-      nodes[n].key = isCompute(op) ? needed[n]
+    for (unsigned n = 0; n < nodes.size(); ++n)
+      nodes[n].key = nodes[n].compute                      ? needed[n]
                      : pushes(n) || std::isinf(needed[n]) ? ready[n]
                                                           : needed[n];
-    }
     for (OrderNode &node : nodes) {
       int64_t self = cores[node.cores[0]].getId();
       int64_t peer = node.cores.size() == 2 ? int64_t(cores[node.cores[1]].getId()) : self;
@@ -454,10 +447,10 @@ struct SpatOrderCommunicationPass
     }
     double criticalPath = tail.empty() ? 0 : *llvm::max_element(tail);
     auto keyedToward = [&](double towardLatest) {
-      std::vector<OrderNode> keyed = nodes;
-      for (unsigned n = 0; n < keyed.size(); ++n)
-        keyed[n].key = (1 - towardLatest) * nodes[n].key + towardLatest * (criticalPath - tail[n]);
-      return keyed;
+      std::vector<double> keys(nodes.size());
+      for (unsigned n = 0; n < keys.size(); ++n)
+        keys[n] = (1 - towardLatest) * nodes[n].key + towardLatest * (criticalPath - tail[n]);
+      return keys;
     };
     // The simulations only read the IR: they run in parallel.
     std::optional<std::vector<unsigned>> order;
@@ -469,8 +462,9 @@ struct SpatOrderCommunicationPass
       constexpr std::array<double, 2> towardLatest = {0, 0.5};
       std::array<std::optional<std::vector<unsigned>>, 2 * kSimulatedRounds> trialOrders;
       parallelFor(&getContext(), 0, trialOrders.size(), [&](size_t i) {
-        std::vector<OrderNode> keyed = keyedToward(towardLatest[i / kSimulatedRounds]);
-        trialOrders[i] = OrderSimulation(keyed, cores.size(), i % kSimulatedRounds + 1).run();
+        std::vector<double> keys = keyedToward(towardLatest[i / kSimulatedRounds]);
+        trialOrders[i] =
+            OrderSimulation(nodes, keys, cores.size(), i % kSimulatedRounds + 1).run();
       });
       double bestRound = 0;
       for (std::optional<std::vector<unsigned>> &trial : trialOrders) {
@@ -506,8 +500,8 @@ struct SpatOrderCommunicationPass
       std::array<std::optional<std::vector<unsigned>>, 4> trialOrders;
       std::array<double, 4> trialEnds = {};
       parallelFor(&getContext(), 0, towardLatest.size(), [&](size_t i) {
-        std::vector<OrderNode> keyed = keyedToward(towardLatest[i]);
-        OrderSimulation simulation(keyed, cores.size());
+        std::vector<double> keys = keyedToward(towardLatest[i]);
+        OrderSimulation simulation(nodes, keys, cores.size());
         trialOrders[i] = simulation.run();
         trialEnds[i] = simulation.end();
       });

@@ -29,6 +29,7 @@ struct OrderNode {
   /// written.
   double senderNs = 0;
   bool sendsFirst = true; // the sender is cores[0]
+  bool compute = false;   // a compute, which the schedule timed
   llvm::SmallVector<unsigned> succs;  // the nodes that use its results
   unsigned pending = 0;               // its inputs' nodes
   bool isChannel() const { return cores.size() == 2; }
