@@ -9,9 +9,13 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/Support/FormatVariadic.h"
+
+#include <mutex>
+#include <vector>
 
 using namespace mlir;
 
@@ -75,14 +79,36 @@ void pimc::registerPipeline() {
       buildPipeline);
 }
 
-pimc::IrSize pimc::irSizeOf(Operation *root) {
-  IrSize size;
+/// The ops in `root` (itself among them) and the values they define.
+static void countIr(Operation *root, pimc::IrSize &size) {
   root->walk([&](Operation *op) {
     ++size.ops;
     size.values += op->getNumResults();
     for (Region &region : op->getRegions())
       for (Block &block : region)
         size.values += block.getNumArguments();
+  });
+}
+
+pimc::IrSize pimc::irSizeOf(Operation *root) {
+  // The walk waits on memory more than it computes: the ops under the
+  // root's (the cores, once there are cores) are counted in parallel when
+  // the context is multithreaded.
+  IrSize size{1, root->getNumResults()};
+  std::vector<Operation *> tops;
+  for (Region &region : root->getRegions())
+    for (Block &block : region) {
+      size.values += block.getNumArguments();
+      for (Operation &op : block)
+        tops.push_back(&op);
+    }
+  std::mutex adding;
+  parallelForEach(root->getContext(), tops, [&](Operation *op) {
+    IrSize part;
+    countIr(op, part);
+    std::lock_guard<std::mutex> lock(adding);
+    size.ops += part.ops;
+    size.values += part.values;
   });
   return size;
 }
