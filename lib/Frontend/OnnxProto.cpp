@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <cstring>
 #include <set>
 
 using namespace pimc;
@@ -962,22 +963,65 @@ static llvm::Error checkAttributes(const onnx::GraphProto &graph, llvm::StringRe
   return llvm::Error::success();
 }
 
+/// Makes a Reshape's target shape that starts with the batch (`samples`),
+/// given as a constant, start with 1 instead: torch writes the batch size
+/// of the export into the shapes of `x.view(n, ...)`. (checkSamplesApart
+/// then holds that the data reshaped has the batch first.)
+static void reshapeOneSample(onnx::GraphProto &graph, int64_t samples) {
+  auto oneSample = [&](onnx::TensorProto &shape) {
+    if (shape.data_type() != onnx::TensorProto::INT64 || shape.dims_size() != 1)
+      return;
+    if (shape.int64_data_size() > 0 && shape.int64_data(0) == samples) {
+      shape.set_int64_data(0, 1);
+    } else if (shape.raw_data().size() >= sizeof(int64_t)) {
+      std::string raw = shape.raw_data();
+      int64_t first;
+      std::memcpy(&first, raw.data(), sizeof first); // little-endian, as ONNX stores it
+      if (first != samples)
+        return;
+      first = 1;
+      std::memcpy(raw.data(), &first, sizeof first);
+      shape.set_raw_data(raw);
+    }
+  };
+  std::set<std::string> shapes;
+  for (const onnx::NodeProto &node : graph.node())
+    if (node.op_type() == "Reshape" && node.input_size() > 1)
+      shapes.insert(node.input(1));
+  for (onnx::TensorProto &init : *graph.mutable_initializer())
+    if (shapes.count(init.name()))
+      oneSample(init);
+  for (onnx::NodeProto &node : *graph.mutable_node())
+    if (node.op_type() == "Constant" && node.output_size() == 1 && shapes.count(node.output(0)))
+      for (onnx::AttributeProto &attr : *node.mutable_attribute())
+        if (attr.name() == "value" && attr.has_t())
+          oneSample(*attr.mutable_t());
+}
+
 /// Gives every graph input a batch of one sample (its first dimension) and
-/// leaves the outputs' dimensions, and every other shape, to shape inference.
-static void keepOneSample(onnx::GraphProto &graph) {
+/// leaves the outputs' dimensions, and every other shape, to shape
+/// inference. Returns the batch: the first input's first dimension.
+static int64_t keepOneSample(onnx::GraphProto &graph) {
   std::set<std::string> initialized;
   for (const auto &init : graph.initializer())
     initialized.insert(init.name());
+  int64_t samples = 0;
   for (onnx::ValueInfoProto &input : *graph.mutable_input()) {
     onnx::TensorShapeProto *shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
-    if (!initialized.count(input.name()) && shape->dim_size() > 0)
-      shape->mutable_dim(0)->set_dim_value(1);
+    if (initialized.count(input.name()) || shape->dim_size() == 0)
+      continue;
+    if (!samples)
+      samples = shape->dim(0).dim_value();
+    shape->mutable_dim(0)->set_dim_value(1);
   }
   for (onnx::ValueInfoProto &output : *graph.mutable_output())
     for (onnx::TensorShapeProto::Dimension &dim :
          *output.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim())
       dim.Clear();
   graph.clear_value_info();
+  if (samples > 1)
+    reshapeOneSample(graph, samples);
+  return samples;
 }
 
 llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path, ConstantFolder folder,
@@ -1000,8 +1044,8 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path, ConstantFo
   if (binder)
     if (llvm::Error e = bindConstantInputs(proto, binder))
       return std::move(e);
-  if (oneSample)
-    keepOneSample(*proto.mutable_graph());
+  // The batch, when loading one sample of it.
+  int64_t samples = oneSample ? keepOneSample(*proto.mutable_graph()) : 0;
   if (llvm::Error e = checkRawDataSizes(proto.graph(), file->spans, path))
     return std::move(e);
   try {
@@ -1038,6 +1082,8 @@ llvm::Expected<Model> pimc::frontend::loadModel(llvm::StringRef path, ConstantFo
     return std::move(e);
   // Once more with the computed shapes folded, until nothing more folds.
   while (folder && foldConstantNodes(*proto.mutable_graph(), folder)) {
+    if (samples > 1) // shapes the graph computed from constants
+      reshapeOneSample(*proto.mutable_graph(), samples);
     proto.mutable_graph()->clear_value_info();
     if (llvm::Error e = inferShapes())
       return std::move(e);

@@ -13,7 +13,7 @@ random weights (seed 0) and torch's output as the expected one.
   shuffle: ShuffleNet's channel shuffle (Reshape to 5-D, Transpose,
          Reshape) between two grouped convolutions.
 
-usage: make_mobile_block.py OUT_DIR {se,mbv3}
+usage: make_mobile_block.py OUT_DIR {se,mbv3,shuffle} [--batch N]
 """
 import argparse
 import io
@@ -93,16 +93,17 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("block", choices=["se", "mbv3", "shuffle"])
+    parser.add_argument("--batch", type=int, default=1)
     args = parser.parse_args()
 
     torch.manual_seed(0)
     generator = torch.Generator().manual_seed(0)
     if args.block == "se":
-        model, shape = SeBlock(), (1, 8, 12, 12)
+        model, shape = SeBlock(), (args.batch, 8, 12, 12)
     elif args.block == "shuffle":
-        model, shape = ChannelShuffle(), (1, 16, 6, 6)
+        model, shape = ChannelShuffle(), (args.batch, 16, 6, 6)
     else:
-        model, shape = InvertedResidual(), (1, 16, 10, 10)
+        model, shape = InvertedResidual(), (args.batch, 16, 10, 10)
         randomize_batch_norms(model, generator)
     model.eval()
     x = torch.rand(shape, generator=generator) * 2 - 1
