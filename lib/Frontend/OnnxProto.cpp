@@ -17,9 +17,10 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <cstring>
+#include <fstream>
 #include <set>
 
 using namespace pimc;
@@ -430,6 +431,57 @@ static bool readSpan(ModelFile &model, const FileSpan &span, char *out) {
   in.seekg(span.offset);
   in.read(out, span.size);
   return uint64_t(in.gcount()) == span.size;
+}
+
+/// Reads the row-major [rows, cols] f32 matrix at `span` into `out`
+/// transposed, [cols, rows], a band of rows at a time.
+static bool readSpanTransposed(ModelFile &model, const FileSpan &span, int64_t rows,
+                               int64_t cols, float *out) {
+  constexpr int64_t kBandBytes = 4 << 20;
+  int64_t band = std::clamp<int64_t>(kBandBytes / (cols * sizeof(float)), 1, rows);
+  std::vector<float> read(band * cols);
+  for (int64_t first = 0; first < rows; first += band) {
+    int64_t count = std::min(band, rows - first);
+    FileSpan part{span.offset + uint64_t(first * cols) * sizeof(float),
+                  uint64_t(count * cols) * sizeof(float), span.file};
+    if (!readSpan(model, part, reinterpret_cast<char *>(read.data())))
+      return false;
+    for (int64_t c = 0; c < cols; ++c)
+      for (int64_t r = 0; r < count; ++r)
+        out[c * rows + first + r] = read[r * cols + c];
+  }
+  return true;
+}
+
+/// The weights of a Gemm with transB that are read transposed, and the Gemm
+/// then written without it: f32 matrices left in the file whose one use is
+/// that Gemm's B. (Canonicalization would transpose them into a copy: for
+/// a large classifier, hundreds of MB more, which the kernel zeroes first.)
+static std::set<std::string>
+weightsReadTransposed(const onnx::GraphProto &graph,
+                      llvm::ArrayRef<std::optional<FileSpan>> spans) {
+  std::map<std::string, int> uses;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &input : node.input())
+      ++uses[input];
+  for (const onnx::ValueInfoProto &output : graph.output())
+    ++uses[output.name()];
+  std::set<std::string> transposed;
+  for (const onnx::NodeProto &node : graph.node()) {
+    if (node.op_type() != "Gemm" || node.input_size() < 2 || uses[node.input(1)] != 1)
+      continue;
+    bool transB = llvm::any_of(node.attribute(), [](const onnx::AttributeProto &attr) {
+      return attr.name() == "transB" && attr.i() == 1;
+    });
+    if (transB)
+      transposed.insert(node.input(1));
+  }
+  std::set<std::string> inFile;
+  for (auto [index, init] : llvm::enumerate(graph.initializer()))
+    if (transposed.count(init.name()) && index < spans.size() && spans[index] &&
+        init.data_type() == onnx::TensorProto::FLOAT && init.dims_size() == 2)
+      inFile.insert(init.name());
+  return inFile;
 }
 
 /// Where the external data of initializer `tensor` lies: a regular file
@@ -863,10 +915,12 @@ static llvm::Expected<Model> convertModel(ModelFile &file, llvm::StringRef path,
   g.name = graph.name();
   g.declaredInputs = std::move(declaredInputs);
   std::set<std::string> initialized;
+  std::set<std::string> transposed = weightsReadTransposed(graph, file.spans);
   for (auto [index, init] : llvm::enumerate(graph.initializer())) {
     std::optional<FileSpan> span;
     if (index < file.spans.size())
       span = file.spans[index];
+    bool transpose = transposed.count(init.name());
     // A payload left in the file is read into the tensor's own buffer.
     std::optional<std::vector<float>> payload;
     if (span) {
@@ -879,13 +933,18 @@ static llvm::Expected<Model> convertModel(ModelFile &file, llvm::StringRef path,
                             count ? llvm::Twine(*count).str()
                                   : ">" + llvm::Twine(kMaxTensorElements).str()));
       payload.emplace(*count);
-      if (!readSpan(file, *span, reinterpret_cast<char *>(payload->data())))
+      bool read = transpose ? readSpanTransposed(file, *span, init.dims(0), init.dims(1),
+                                                 payload->data())
+                            : readSpan(file, *span, reinterpret_cast<char *>(payload->data()));
+      if (!read)
         return fail(formatv("'{0}': initializer '{1}' is cut short", path, init.name()));
     }
     llvm::Expected<TensorData> tensor = convertTensor(init, proto, std::move(payload));
     if (!tensor)
       return fail(formatv("'{0}': initializer: {1}", path,
                           llvm::toString(tensor.takeError())));
+    if (transpose)
+      std::swap(tensor->dims[0], tensor->dims[1]);
     initialized.insert(init.name());
     g.initializers.push_back(std::move(*tensor));
   }
@@ -905,6 +964,10 @@ static llvm::Expected<Model> convertModel(ModelFile &file, llvm::StringRef path,
     llvm::Expected<Node> node = convertNode(graph.node(n), n);
     if (!node)
       return node.takeError();
+    if (node->opType == "Gemm" && transposed.count(node->inputs[1]))
+      for (Attribute &attr : node->attributes)
+        if (attr.name == "transB")
+          attr.i = 0;
     g.nodes.push_back(std::move(*node));
   }
   model.storage = std::move(proto);
