@@ -702,7 +702,9 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
 
   if (llvm::Error e = writeJsonFile(options.outputDir, kReportFile, Object(report)))
     return std::move(e);
-  if (options.keepIrAtExit) {
+  // A batch compiled one by one for --batch=best is compiled together next.
+  bool anotherFollows = oneByOne && options.batch == CompileOptions::Batch::Best;
+  if (options.keepIrAtExit && !anotherFollows) {
     // The process ends next: tearing down the IR would only cost time.
     (void)owned.release();
     (void)context.release();
@@ -925,11 +927,10 @@ static llvm::Expected<Object> compileBatchWays(const CompileOptions &options,
   using Batch = CompileOptions::Batch;
   if (options.batch != Batch::Best || !options.emitMlirAfter.empty())
     return compileCandidates(options, arch, preloaded);
+  // One by one first (Best compiles as OneByOne does), then together if
+  // the samples are apart.
   auto started = std::chrono::steady_clock::now();
-  CompileOptions oneByOne = options;
-  oneByOne.batch = Batch::OneByOne;
-  oneByOne.keepIrAtExit = false; // another compile may follow
-  llvm::Expected<Object> first = compileCandidates(oneByOne, arch, preloaded);
+  llvm::Expected<Object> first = compileCandidates(options, arch, preloaded);
   if (!first)
     return first;
   const Object *way = first->getObject("timing")->getObject("batch");
