@@ -917,6 +917,12 @@ static llvm::Expected<Object> compileInto(const CompileOptions &options,
   return report;
 }
 
+/// A throughput-mode report's time a round as pimsim-nn counts it (sim_time
+/// over the rounds done in it, the fill included).
+static double countedSampleNs(const Object &report) {
+  return report.getObject("timing")->getNumber("counted_sample_ns").value_or(0);
+}
+
 /// compileCandidates with the batch's samples one by one, and for a batch
 /// whose samples the model computes apart also together, keeping the
 /// faster: the batch done first in latency mode, the most samples pimsim-nn
@@ -937,9 +943,9 @@ static llvm::Expected<Object> compileBatchWays(const CompileOptions &options,
   if (!way || way->getString("schedule") != "one by one")
     return first;
   auto cost = [&](const Object &report) {
-    const Object &timing = *report.getObject("timing");
-    return options.throughput ? timing.getNumber("counted_sample_ns").value_or(0)
-                              : timing.getNumber("latency_ns").value_or(0);
+    return options.throughput
+               ? countedSampleNs(report)
+               : report.getObject("timing")->getNumber("latency_ns").value_or(0);
   };
   printProgress(options, "the model computes the batch's samples apart: compiling the "
                          "batch as one program too, to keep the faster");
@@ -1020,9 +1026,6 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
   // weights raised the peak memory by 42%.)
   if (!preloaded && !llvm::sys::fs::exists(options.modelPath))
     return makeError(ErrorKind::InvalidInput, "cannot open model '" + options.modelPath + "'");
-  auto countedNs = [](const Object &report) {
-    return report.getObject("timing")->getNumber("counted_sample_ns").value_or(0);
-  };
   // The candidates are independent compiles with contexts of their own: as
   // many run at once as asked, the whole chip (the longest) first.
   unsigned jobs =
@@ -1052,7 +1055,7 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
     printProgress(candidate,
                   llvm::formatv("[{0}/{1}] compiled after {2:f1} s: {3:f1} samples/s with the fill",
                                 ++finished, candidates.size(), secondsSince(started),
-                                1e9 / countedNs(*report)));
+                                1e9 / countedSampleNs(*report)));
     results[i].report = std::move(*report);
   };
   llvm::DefaultThreadPool pool(llvm::hardware_concurrency(workers));
@@ -1062,7 +1065,8 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
   int best = -1;
   for (size_t i = 0; i < candidates.size(); ++i)
     if (results[i].report &&
-        (best < 0 || countedNs(*results[i].report) < countedNs(*results[best].report)))
+        (best < 0 ||
+         countedSampleNs(*results[i].report) < countedSampleNs(*results[best].report)))
       best = i;
   if (best < 0)
     return makeError(results.front().kind, results.front().error);
@@ -1077,15 +1081,15 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
     const Object *own = int(i) == best ? &report : results[i].report ? &*results[i].report : nullptr;
     if (own) {
       entry["round_ns"] = own->getObject("timing")->getNumber("round_ns").value_or(0);
-      entry["counted_sample_ns"] = countedNs(*own);
+      entry["counted_sample_ns"] = countedSampleNs(*own);
     } else {
       entry["error"] = oneLine(results[i].error);
     }
     compiled.push_back(std::move(entry));
     if (candidates[i].plan == candidates[best].plan)
       continue;
-    if (results[i].report && (other < 0 || countedNs(*results[i].report) <
-                                               countedNs(*results[other].report)))
+    if (results[i].report && (other < 0 || countedSampleNs(*results[i].report) <
+                                               countedSampleNs(*results[other].report)))
       other = i;
     else if (!results[i].report && otherError.empty())
       otherError = results[i].error;
@@ -1094,7 +1098,7 @@ static llvm::Expected<Object> compileCandidates(const CompileOptions &options,
   if (other >= 0) {
     timing["other_plan_round_ns"] =
         results[other].report->getObject("timing")->getNumber("round_ns").value_or(0);
-    timing["other_plan_counted_sample_ns"] = countedNs(*results[other].report);
+    timing["other_plan_counted_sample_ns"] = countedSampleNs(*results[other].report);
   } else if (!otherError.empty()) {
     timing["other_plan_error"] = oneLine(otherError);
   }

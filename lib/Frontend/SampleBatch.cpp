@@ -1,14 +1,15 @@
 //===- SampleBatch.cpp - Whether a batch's samples are computed apart -----===//
 //
-// A batch runs best as its one-sample program repeated (each core goes on to
-// the next sample as soon as it is done with the last) when the model
+// A batch can run as its one-sample program repeated (each core going on to
+// the next sample as soon as it is done with the last) only when the model
 // computes every sample on its own. Shape inference decides most of it: the
 // model loaded with a batch of one must give every value that the inputs
 // flow into the shape it has in the batch, with 1 for the batch. A node that
 // mixed samples would have to keep the first axis and its size in both, and
 // of the operators pimc imports only a recurrence over a time-major sequence
 // and a reversing Slice do; a constant computed from the batch size counts
-// only where it is a shape.
+// only where it is a shape, and a constant broadcast against the batch (a
+// Gemm's C, an element-wise operand) may not hold a value per sample.
 //
 //===----------------------------------------------------------------------===//
 
