@@ -518,8 +518,9 @@ llvm::Expected<bool> Compilation::prepare(const frontend::Model *preloaded) {
       oneByOne = true;
     }
   }
+  // A model loaded here is dropped once imported: the IR owns its weights.
   llvm::Expected<OwningOpRef<ModuleOp>> imported =
-      importOnnxModel(*context, *model, options.modelPath);
+      importOnnxModel(*context, *model, options.modelPath, /*irOwnsWeights=*/model != preloaded);
   if (!imported)
     return makeError(ErrorKind::UnsupportedModel,
                      llvm::toString(imported.takeError()) +

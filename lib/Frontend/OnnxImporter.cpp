@@ -30,8 +30,9 @@ using llvm::formatv;
 namespace {
 class Importer {
 public:
-  Importer(MLIRContext &context, const Model &model, StringRef path)
-      : context(context), model(model), path(path), builder(&context) {}
+  Importer(MLIRContext &context, const Model &model, StringRef path, bool irOwnsWeights)
+      : context(context), model(model), path(path), irOwnsWeights(irOwnsWeights),
+        builder(&context) {}
 
   llvm::Expected<OwningOpRef<ModuleOp>> run();
 
@@ -88,6 +89,7 @@ private:
   MLIRContext &context;
   const Model &model;
   StringRef path;
+  bool irOwnsWeights;
   OpBuilder builder;
   llvm::StringMap<Value> values;
   llvm::StringMap<const TensorData *> initializers;
@@ -165,7 +167,7 @@ llvm::Expected<Value> Importer::constant(const TensorData &tensor, Location loc)
   auto type = RankedTensorType::get(tensor.dims, element);
   ElementsAttr value;
   if (element.isF32())
-    value = viewFloatConstant(type, tensor.floats, tensor.name, tensor.owner);
+    value = viewFloatConstant(type, tensor.floats, tensor.name, tensor.owner, irOwnsWeights);
   else
     value = DenseElementsAttr::get(type, ArrayRef<int64_t>(tensor.ints));
   return builder.create<onnx::ConstantOp>(loc, type, value).getResult();
@@ -1261,7 +1263,8 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>>
-pimc::importOnnxModel(MLIRContext &context, const Model &model, StringRef path) {
+pimc::importOnnxModel(MLIRContext &context, const Model &model, StringRef path,
+                      bool irOwnsWeights) {
   context.loadDialect<onnx::OnnxDialect, func::FuncDialect>();
-  return Importer(context, model, path).run();
+  return Importer(context, model, path, irOwnsWeights).run();
 }

@@ -62,16 +62,17 @@ ElementsAttr pimc::makeFloatConstant(RankedTensorType type,
   if (type.getNumElements() <= kInlineElements)
     return DenseElementsAttr::get(type, ArrayRef<float>(values));
   auto owner = std::make_shared<std::vector<float>>(std::move(values));
-  return viewFloatConstant(type, *owner, name, owner);
+  return viewFloatConstant(type, *owner, name, owner, /*irOwned=*/true);
 }
 
 ElementsAttr pimc::viewFloatConstant(RankedTensorType type,
                                      ArrayRef<float> values, StringRef name,
-                                     std::shared_ptr<const void> keepAlive) {
+                                     std::shared_ptr<const void> keepAlive,
+                                     bool irOwned) {
   if (type.getNumElements() <= kInlineElements)
     return DenseElementsAttr::get(type, values);
   AsmResourceBlob blob = UnmanagedAsmResourceBlob::allocateInferAlign(
-      values, [keepAlive = std::move(keepAlive)](void *, size_t, size_t) {});
+      values, [keepAlive = std::move(keepAlive)](void *, size_t, size_t) {}, irOwned);
   return DenseResourceElementsAttr::get(type, blobName(name), std::move(blob));
 }
 
@@ -80,21 +81,57 @@ static DialectResourceBlobManager::BlobEntry *entryOf(Attribute attr) {
   return resource ? resource.getRawHandle().getResource() : nullptr;
 }
 
+/// Whether an op under `root` other than `op` holds a resource entry for
+/// which `holds` is true.
+static bool heldByAnother(Operation *root, Operation *op,
+                          llvm::function_ref<bool(DialectResourceBlobManager::BlobEntry *)> holds) {
+  WalkResult held = root->walk([&](Operation *other) {
+    if (other != op)
+      for (NamedAttribute attr : other->getAttrs())
+        if (DialectResourceBlobManager::BlobEntry *entry = entryOf(attr.getValue());
+            entry && holds(entry))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return held.wasInterrupted();
+}
+
 void ConstantDataReleaser::notifyOperationErased(Operation *op) {
   for (NamedAttribute attr : op->getAttrs()) {
     DialectResourceBlobManager::BlobEntry *entry = entryOf(attr.getValue());
     if (!entry || !entry->getBlob())
       continue;
-    WalkResult held = root->walk([&](Operation *other) {
-      if (other != op)
-        for (NamedAttribute otherAttr : other->getAttrs())
-          if (entryOf(otherAttr.getValue()) == entry)
-            return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (!held.wasInterrupted())
+    if (!heldByAnother(root, op, [&](auto *other) { return other == entry; }))
       entry->setBlob(AsmResourceBlob());
   }
+}
+
+std::optional<MutableArrayRef<float>> pimc::ownedFloatData(Operation *root, Value value) {
+  Operation *constant = value.getDefiningOp();
+  if (!constant || !value.hasOneUse() || constant->getNumRegions())
+    return std::nullopt;
+  auto resource = llvm::find_if(constant->getAttrs(), [](NamedAttribute attr) {
+    return isa<DenseF32ResourceElementsAttr>(attr.getValue());
+  });
+  if (resource == constant->getAttrs().end())
+    return std::nullopt;
+  DialectResourceBlobManager::BlobEntry *entry = entryOf(resource->getValue());
+  AsmResourceBlob *blob = entry->getBlob();
+  if (!blob || !blob->isMutable() || blob->getData().empty())
+    return std::nullopt;
+  ArrayRef<char> data = blob->getData();
+  bool shared = heldByAnother(root, constant, [&](auto *other) {
+    AsmResourceBlob *otherBlob = other->getBlob();
+    if (!otherBlob)
+      return false;
+    ArrayRef<char> otherData = otherBlob->getData();
+    return otherData.data() < data.end() && data.data() < otherData.end();
+  });
+  if (shared)
+    return std::nullopt;
+  MutableArrayRef<char> bytes = blob->getMutableData();
+  return MutableArrayRef<float>(reinterpret_cast<float *>(bytes.data()),
+                                bytes.size() / sizeof(float));
 }
 
 LogicalResult pimc::applyPatternsReleasingConstants(Operation *root,
@@ -130,9 +167,10 @@ static llvm::SetVector<DialectResourceBlobManager::BlobEntry *> heldEntries(Oper
   return held;
 }
 
+/// A view of `blob` that no pass may rewrite: every clone shares the data.
 static AsmResourceBlob viewOf(const AsmResourceBlob &blob) {
   return UnmanagedAsmResourceBlob::allocateWithAlign(blob.getData(), blob.getDataAlignment(),
-                                                     {}, blob.isMutable());
+                                                     {}, /*dataIsMutable=*/false);
 }
 
 KeptModule::KeptModule(OwningOpRef<ModuleOp> kept) : module(std::move(kept)) {
@@ -182,10 +220,14 @@ OwningOpRef<ModuleOp> KeptModule::clone() {
   return copy;
 }
 
+void pimc::releaseConstantData(Operation *root) {
+  for (DialectResourceBlobManager::BlobEntry *entry : heldEntries(root))
+    entry->setBlob(AsmResourceBlob());
+}
+
 void KeptModule::discard(ModuleOp run) {
   // The kept entries are viewed again by the next clone.
-  for (DialectResourceBlobManager::BlobEntry *entry : heldEntries(run))
-    entry->setBlob(AsmResourceBlob());
+  releaseConstantData(run);
 }
 
 void KeptModule::release(ModuleOp run) {

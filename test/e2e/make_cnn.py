@@ -3,10 +3,12 @@
 ONNX backend-test layout: model.onnx and test_data_set_0/{input_0,output_0}.pb,
 with random weights (fixed seed) and the expected output computed by numpy
 in float64. With --classes, a 2x2 max pooling follows the first convolution
-and global average pooling and a Gemm to that many classes end the network.
+and global average pooling and a Gemm to that many classes end the network;
+with --flatten too, the Gemm reads the last convolution's output flattened
+(as VGG's and AlexNet's classifiers do).
 
 usage: make_cnn.py OUT_DIR CHANNELS HEIGHT WIDTH OUT_CHANNELS... [--batch N]
-       [--classes K] [--seed S]
+       [--classes K [--flatten]] [--seed S]
 """
 import argparse
 
@@ -41,6 +43,7 @@ def main():
     parser.add_argument("channels", type=int, nargs="+")
     parser.add_argument("--batch", type=int, default=1)
     parser.add_argument("--classes", type=int)
+    parser.add_argument("--flatten", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
@@ -69,14 +72,19 @@ def main():
             value = "pool"
         c = out
     if args.classes:
-        weights = (rng.standard_normal((args.classes, c)) / np.sqrt(c)).astype(np.float32)
+        if args.flatten:
+            features = expected.reshape(expected.shape[0], -1)
+        else:
+            nodes.append(helper.make_node("GlobalAveragePool", [value], ["gap"], name="gap"))
+            features, value = expected.mean(axis=(2, 3)), "gap"
+        size = features.shape[1]
+        weights = (rng.standard_normal((args.classes, size)) / np.sqrt(size)).astype(np.float32)
         bias = rng.uniform(-0.1, 0.1, size=args.classes).astype(np.float32)
         inits += [numpy_helper.from_array(weights, "fc_w"), numpy_helper.from_array(bias, "fc_b")]
-        nodes += [helper.make_node("GlobalAveragePool", [value], ["gap"], name="gap"),
-                  helper.make_node("Flatten", ["gap"], ["features"], name="flatten"),
+        nodes += [helper.make_node("Flatten", [value], ["features"], name="flatten"),
                   helper.make_node("Gemm", ["features", "fc_w", "fc_b"], ["logits"], name="fc",
                                    transB=1)]
-        expected = expected.mean(axis=(2, 3)) @ weights.T.astype(np.float64) + bias
+        expected = features @ weights.T.astype(np.float64) + bias
     nodes[-1].output[0] = "output"
     graph = helper.make_graph(
         nodes, "cnn",

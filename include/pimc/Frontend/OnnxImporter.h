@@ -14,10 +14,12 @@ namespace pimc {
 constexpr int64_t kMinOpset = 1, kMaxOpset = 17;
 
 /// Builds a module holding one func.func of onnx dialect ops. Errors name the
-/// node or value at fault.
+/// node or value at fault. With `irOwnsWeights`, the caller drops `model`
+/// once it is imported, so that nothing outside the IR reads its f32 data:
+/// passes may then rewrite the weights in place.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importOnnxModel(mlir::MLIRContext &context, const frontend::Model &model,
-                llvm::StringRef modelPath);
+                llvm::StringRef modelPath, bool irOwnsWeights = false);
 
 } // namespace pimc
 

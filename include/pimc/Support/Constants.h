@@ -50,11 +50,21 @@ mlir::ElementsAttr makeFloatConstant(mlir::RankedTensorType type,
                                      llvm::StringRef name);
 
 /// An f32 resource constant that views `values` without copying; `keepAlive`
-/// is held by the blob for as long as the context uses it.
+/// is held by the blob for as long as the context uses it. With `irOwned`,
+/// nothing outside the IR reads `values`, so a pass may rewrite them in
+/// place (ownedFloatData).
 mlir::ElementsAttr viewFloatConstant(mlir::RankedTensorType type,
                                      llvm::ArrayRef<float> values,
                                      llvm::StringRef name,
-                                     std::shared_ptr<const void> keepAlive);
+                                     std::shared_ptr<const void> keepAlive,
+                                     bool irOwned = false);
+
+/// The f32 data of the constant defining `value`, to rewrite in place: when
+/// the IR owns it, `value` has no other use, and no other op under `root`
+/// holds data that overlaps it. A rewrite in place saves a copy of the
+/// weights while the original is alive.
+std::optional<llvm::MutableArrayRef<float>> ownedFloatData(mlir::Operation *root,
+                                                           mlir::Value value);
 
 /// Frees the data of a resource constant when the last op under `root` that
 /// holds it is erased: rewritten weights would otherwise stay in memory until
@@ -72,6 +82,11 @@ private:
 mlir::LogicalResult applyPatternsReleasingConstants(mlir::Operation *root,
                                                     mlir::RewritePatternSet &&patterns,
                                                     mlir::GreedyRewriteConfig config = {});
+
+/// Frees the data of every resource constant under `root`, whose ops keep
+/// their attributes with no data behind them: for a module whose weights
+/// have been written out.
+void releaseConstantData(mlir::Operation *root);
 
 /// A module kept to be cloned for runs that rewrite their clone. A run
 /// frees the data of the constants it rewrites (ConstantDataReleaser), which

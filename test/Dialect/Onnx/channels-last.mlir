@@ -230,3 +230,56 @@ func.func @squeeze_excitation(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32> {
   %z = onnx.Conv %m, %w : (tensor<1x3x4x4xf32>, tensor<3x3x1x1xf32>) -> tensor<1x3x4x4xf32>
   return %z : tensor<1x3x4x4xf32>
 }
+
+// -----
+
+// Weights the IR owns, read by that Gemm alone, are permuted in place: the
+// resource keeps its name and holds the rows of @gemm_absorbs_transpose in
+// their new order (1 and 2 swapped).
+// CHECK-LABEL: func @gemm_permutes_its_own_weights_in_place
+// CHECK: %[[B:.*]] = onnx.Constant dense_resource<fc> : tensor<4x2xf32>
+// CHECK: onnx.Gemm %{{.*}}, %[[B]] : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+// CHECK: fc: "0x040000000000803F000000400000A0400000C04000004040000080400000E04000000041"
+func.func @gemm_permutes_its_own_weights_in_place(%x: tensor<1x1x1x2xf32>) -> tensor<1x2xf32> {
+  %w = onnx.Constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32> : tensor<2x1x1x1xf32>
+  %b = onnx.Constant dense_resource<fc> : tensor<4x2xf32> : tensor<4x2xf32>
+  %y = onnx.Conv %x, %w : (tensor<1x1x1x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x1x2xf32>
+  %s = onnx.Constant dense<[1, 4]> : tensor<2xi64> : tensor<2xi64>
+  %f = onnx.Reshape %y, %s : (tensor<1x2x1x2xf32>, tensor<2xi64>) -> tensor<1x4xf32>
+  %g = onnx.Gemm %f, %b : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  return %g : tensor<1x2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      fc: "0x040000000000803F0000004000004040000080400000A0400000C0400000E04000000041"
+    }
+  }
+#-}
+
+// -----
+
+// Weights another op reads keep their order; the Gemm gets a permuted copy
+// (inline, as small constants are).
+// CHECK-LABEL: func @gemm_copies_shared_weights
+// CHECK-DAG: %[[P:.*]] = onnx.Constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [5.000000e+00, 6.000000e+00], [3.000000e+00, 4.000000e+00], [7.000000e+00, 8.000000e+00]]> : tensor<4x2xf32>
+// CHECK-DAG: %[[B:.*]] = onnx.Constant dense_resource<fc> : tensor<4x2xf32>
+// CHECK: onnx.Gemm %{{.*}}, %[[P]] : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+// CHECK: return %{{.*}}, %[[B]]
+// CHECK: fc: "0x040000000000803F0000004000004040000080400000A0400000C0400000E04000000041"
+func.func @gemm_copies_shared_weights(%x: tensor<1x1x1x2xf32>) -> (tensor<1x2xf32>, tensor<4x2xf32>) {
+  %w = onnx.Constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32> : tensor<2x1x1x1xf32>
+  %b = onnx.Constant dense_resource<fc> : tensor<4x2xf32> : tensor<4x2xf32>
+  %y = onnx.Conv %x, %w : (tensor<1x1x1x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x1x2xf32>
+  %s = onnx.Constant dense<[1, 4]> : tensor<2xi64> : tensor<2xi64>
+  %f = onnx.Reshape %y, %s : (tensor<1x2x1x2xf32>, tensor<2xi64>) -> tensor<1x4xf32>
+  %g = onnx.Gemm %f, %b : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  return %g, %b : tensor<1x2xf32>, tensor<4x2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      fc: "0x040000000000803F0000004000004040000080400000A0400000C0400000E04000000041"
+    }
+  }
+#-}

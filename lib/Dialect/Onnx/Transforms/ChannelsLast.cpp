@@ -18,6 +18,7 @@
 #include "pimc/Support/Constants.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/BitVector.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace pimc::onnx {
@@ -292,8 +293,8 @@ struct AbsorbTransposeIntoGemm : public OpRewritePattern<GemmOp> {
     TransposeOp t = soleTranspose(reshape.getData());
     if (!t || !reshape->hasOneUse())
       return failure();
-    std::optional<FloatData> weights = constantData(op.getB());
-    if (!weights)
+    auto bType = dyn_cast<RankedTensorType>(op.getB().getType());
+    if (!bType || !constantData(op.getB()))
       return failure();
     ArrayRef<int64_t> perm = t.getPerm();
     auto zType = cast<RankedTensorType>(t.getData().getType());
@@ -305,23 +306,48 @@ struct AbsorbTransposeIntoGemm : public OpRewritePattern<GemmOp> {
     SmallVector<int64_t> tShape;
     for (int64_t p : perm.drop_front())
       tShape.push_back(zType.getDimSize(p));
-    auto bType = cast<RankedTensorType>(op.getB().getType());
     int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
     SmallVector<int64_t> zStrides(shape.size(), 1);
     for (int64_t d = shape.size() - 2; d >= 0; --d)
       zStrides[d] = zStrides[d + 1] * shape[d + 1];
-    std::vector<float> rows(weights->size());
+    std::vector<int64_t> source(k);
     SmallVector<int64_t> index(tShape.size(), 0);
     for (int64_t j = 0; j < k; ++j) {
-      int64_t source = 0;
       for (size_t d = 0; d < tShape.size(); ++d)
-        source += index[d] * zStrides[perm[d + 1] - 1];
-      std::copy_n(weights->values().data() + j * n, n, &rows[source * n]);
+        source[j] += index[d] * zStrides[perm[d + 1] - 1];
       for (int64_t d = tShape.size() - 1; d >= 0; --d) {
         if (++index[d] < tShape[d])
           break;
         index[d] = 0;
       }
+    }
+    Value b = op.getB();
+    if (std::optional<MutableArrayRef<float>> owned =
+            ownedFloatData(op->getParentOfType<ModuleOp>(), b)) {
+      // Nothing else reads these weights: their rows move along the
+      // permutation's cycles, without a second copy of them all.
+      std::vector<float> carried(n);
+      llvm::BitVector placed(k);
+      for (int64_t start = 0; start < k; ++start) {
+        if (placed[start])
+          continue;
+        std::copy_n(owned->data() + start * n, n, carried.data());
+        for (int64_t j = start;;) {
+          int64_t to = source[j];
+          std::swap_ranges(carried.begin(), carried.end(), owned->data() + to * n);
+          placed.set(to);
+          if (to == start)
+            break;
+          j = to;
+        }
+      }
+    } else {
+      std::optional<FloatData> weights = constantData(b);
+      std::vector<float> rows(weights->size());
+      for (int64_t j = 0; j < k; ++j)
+        std::copy_n(weights->values().data() + j * n, n, &rows[source[j] * n]);
+      b = makeConstant(rewriter, op.getLoc(), ref::Tensor({k, n}, std::move(rows)),
+                       constantName(b.getDefiningOp()));
     }
     Location loc = op.getLoc();
     auto shapeType = RankedTensorType::get({2}, rewriter.getI64Type());
@@ -329,8 +355,6 @@ struct AbsorbTransposeIntoGemm : public OpRewritePattern<GemmOp> {
         loc, shapeType, DenseElementsAttr::get(shapeType, ArrayRef<int64_t>{m, k}));
     Value flat = rewriter.create<ReshapeOp>(loc, reshape.getType(), t.getData(), flatShape,
                                             rewriter.getI64IntegerAttr(0));
-    Value b = makeConstant(rewriter, loc, ref::Tensor({k, n}, std::move(rows)),
-                           constantName(op.getB().getDefiningOp()));
     rewriter.replaceOpWithNewOp<GemmOp>(op, op.getType(), flat, b, op.getC(),
                                         op.getAlphaAttr(), op.getBetaAttr(),
                                         op.getTransAAttr(), op.getTransBAttr());
