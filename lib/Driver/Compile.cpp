@@ -608,6 +608,8 @@ llvm::Expected<Object> Compilation::attempt(const CompileOptions &fitting,
     return makeError(kind, message + (diagnostics.empty() ? "" : "\n" + diagnostics));
   }
   finishStage("codegen", module, note);
+  // The weights are in the artifacts: the replay need not share memory with them.
+  releaseConstantData(module);
 
   CoreCodeStats total = code->total();
   int64_t maxInstructions = 0, maxCore = 0, coreMemory = 0, activeCores = 0;

@@ -83,4 +83,13 @@ TEST_F(OwnedFloatDataTest, AKeptModulesClonesShareTheirData) {
   EXPECT_FALSE(ownedFloatData(*run, w));
 }
 
+TEST_F(OwnedFloatDataTest, ReleasedDataIsFreed) {
+  constant(weights, 0, 32, /*irOwned=*/true);
+  std::weak_ptr<std::vector<float>> alive = weights;
+  weights.reset();
+  EXPECT_FALSE(alive.expired());
+  releaseConstantData(*module);
+  EXPECT_TRUE(alive.expired());
+}
+
 } // namespace
