@@ -40,17 +40,23 @@ ComputeOpInterface producerOf(Value value) {
   return {};
 }
 
-/// Every compute whose results reach `value` through non-compute operations.
-void collectProducers(Value value, llvm::SmallPtrSetImpl<Operation *> &found) {
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return;
-  if (isa<ComputeOpInterface>(def)) {
-    found.insert(def);
-    return;
+/// Adds to `found` the computes whose results reach `values` through
+/// non-compute operations, until it holds `limit` of them. Breadth first, each
+/// operation once: a tensor assembled from many computes shows two of them
+/// after a step or two, wherever its chain of insertions starts.
+void collectProducers(ValueRange values, llvm::SmallPtrSetImpl<Operation *> &found,
+                      size_t limit) {
+  SmallVector<Value> queue(values);
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  for (size_t next = 0; next < queue.size() && found.size() < limit; ++next) {
+    Operation *def = queue[next].getDefiningOp();
+    if (!def || !visited.insert(def).second)
+      continue;
+    if (isa<ComputeOpInterface>(def))
+      found.insert(def);
+    else
+      llvm::append_range(queue, def->getOperands());
   }
-  for (Value operand : def->getOperands())
-    collectProducers(operand, found);
 }
 
 /// Merges `producer` into `consumer` when the producer's results reach only
@@ -61,18 +67,19 @@ struct MergeChain : public OpInterfaceRewritePattern<ComputeOpInterface> {
 
   LogicalResult matchAndRewrite(ComputeOpInterface consumer,
                                 PatternRewriter &rewriter) const override {
-    llvm::SmallPtrSet<Operation *, 4> producers;
-    for (Value input : consumer->getOperands())
-      collectProducers(input, producers);
+    llvm::SmallPtrSet<Operation *, 2> producers;
+    collectProducers(consumer->getOperands(), producers, /*limit=*/2);
     if (producers.size() != 1)
       return failure(); // none, or several that may run in parallel
     auto producer = cast<ComputeOpInterface>(*producers.begin());
     // Each input from the producer must be one of its results, seen through
     // views only (not assembled with other data).
     for (Value input : consumer->getOperands()) {
-      llvm::SmallPtrSet<Operation *, 4> reached;
-      collectProducers(input, reached);
-      if (!reached.empty() && producerOf(input) != producer)
+      if (producerOf(input) == producer)
+        continue;
+      llvm::SmallPtrSet<Operation *, 1> reached;
+      collectProducers(input, reached, /*limit=*/1);
+      if (!reached.empty())
         return failure();
     }
     if (producer->getBlock() != consumer->getBlock() ||
@@ -229,6 +236,8 @@ struct SpatMergeComputesPass
     patterns.add<MergeChain>(&getContext(), *arch);
     GreedyRewriteConfig config;
     config.useTopDownTraversal = true;
+    // Merging leaves no dead ops or blocks to clean up.
+    config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
                                             config)))
       signalPassFailure();
