@@ -13,6 +13,7 @@
 #include "pimc/Dialect/Onnx/OnnxDialect.h"
 #include "pimc/Dialect/Spatial/SpatialUtils.h"
 #include "pimc/Reference/Reference.h"
+#include "pimc/Support/Constants.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
@@ -39,7 +40,14 @@ mlir::Value pick(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source,
                  const ref::Positions &positions);
 /// The global behind a converted constant operand, if it is one.
 spat::GlobalOp globalOf(mlir::Value value);
-/// The values of a converted constant operand, if it is one.
+/// The shape and values of a converted constant operand, viewed in place.
+struct ConstantView {
+  llvm::ArrayRef<int64_t> shape;
+  FloatData data;
+};
+/// The values of a converted constant operand, if it is one, viewed in place.
+std::optional<ConstantView> constantViewOf(mlir::Value value);
+/// A copy of the values of a converted constant operand, if it is one.
 std::optional<ref::Tensor> constantOf(mlir::Value value);
 /// A symbol-friendly name for the constants an op makes.
 std::string nameOf(mlir::Operation *op, llvm::StringRef fallback);

@@ -99,16 +99,23 @@ GlobalOp lowering::globalOf(Value value) {
   return SymbolTable::lookupNearestSymbolFrom<GlobalOp>(get, get.getNameAttr());
 }
 
-std::optional<ref::Tensor> lowering::constantOf(Value value) {
+std::optional<ConstantView> lowering::constantViewOf(Value value) {
   GlobalOp global = globalOf(value);
   if (!global)
     return std::nullopt;
   std::optional<FloatData> data = FloatData::get(*global.getValue());
   if (!data)
     return std::nullopt;
-  ArrayRef<int64_t> shape = global.getType().getShape();
-  return ref::Tensor(std::vector<int64_t>(shape.begin(), shape.end()),
-                     std::vector<float>(data->values().begin(), data->values().end()));
+  return ConstantView{global.getType().getShape(), std::move(*data)};
+}
+
+std::optional<ref::Tensor> lowering::constantOf(Value value) {
+  std::optional<ConstantView> view = constantViewOf(value);
+  if (!view)
+    return std::nullopt;
+  ArrayRef<float> values = view->data.values();
+  return ref::Tensor(std::vector<int64_t>(view->shape.begin(), view->shape.end()),
+                     std::vector<float>(values.begin(), values.end()));
 }
 
 std::string lowering::nameOf(Operation *op, StringRef fallback) {

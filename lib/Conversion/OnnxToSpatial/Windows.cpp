@@ -566,7 +566,8 @@ struct LowerConv : public LoweringPattern<onnx::ConvOp> {
     if (!op.getChannelsLast() || !op.getKernelShape() || op.getAutoPad() != "NOTSET")
       return op.emitError("Conv is not in channels-last normal form (run "
                           "onnx-canonicalize and onnx-channels-last)");
-    std::optional<ref::Tensor> weights = constantOf(adaptor.getW());
+    // Viewed: they are copied once, into the layout of the crossbars.
+    std::optional<ConstantView> weights = constantViewOf(adaptor.getW());
     if (!weights)
       return op.emitError("the weights (input W) must be a constant");
     std::optional<ref::Tensor> bias;
@@ -705,7 +706,8 @@ struct LowerConvTranspose : public LoweringPattern<onnx::ConvTransposeOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     if (!op.getChannelsLast())
       return op.emitError("ConvTranspose is not channels-last (run onnx-channels-last)");
-    std::optional<ref::Tensor> weights = constantOf(adaptor.getW());
+    // Viewed: they are copied once, into the layout of the crossbars.
+    std::optional<ConstantView> weights = constantViewOf(adaptor.getW());
     if (!weights)
       return op.emitError("the weights (input W) must be a constant");
     std::optional<ref::Tensor> bias;
