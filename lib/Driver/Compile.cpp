@@ -83,12 +83,23 @@ static std::string describeLocation(Location loc) {
 }
 
 namespace {
+/// The computes of `module`, in order: the report's arrays of them are
+/// reserved, as growing a json::Array copies its objects (json::Value's move
+/// may throw).
+SmallVector<spat::ComputeOpInterface> computesIn(ModuleOp module) {
+  SmallVector<spat::ComputeOpInterface> computes;
+  module.walk([&](spat::ComputeOpInterface compute) { computes.push_back(compute); });
+  return computes;
+}
+
 /// Computes, lanes and tiles of the dataflow graph after merging.
 Object graphStats(ModuleOp module, const Arch &arch) {
   int64_t computes = 0, batches = 0, lanes = 0, tiles = 0;
   int64_t crossbars = spat::crossbarsIn(module, arch);
+  SmallVector<spat::ComputeOpInterface> all = computesIn(module);
   Array batchList;
-  module.walk([&](spat::ComputeOpInterface compute) {
+  batchList.reserve(all.size());
+  for (spat::ComputeOpInterface compute : all) {
     ++computes;
     lanes += compute.getLaneCount();
     tiles += compute.getTiles().size();
@@ -97,7 +108,7 @@ Object graphStats(ModuleOp module, const Arch &arch) {
       batchList.push_back(Object{{"node", nodeName(compute.getLoc())},
                                  {"lanes", compute.getLaneCount()}});
     }
-  });
+  }
   return Object{{"compute_instances", computes}, {"compute_batches", batches},
                 {"lanes", lanes},                {"weight_tiles", tiles},
                 {"crossbars", crossbars},        {"batches", std::move(batchList)}};
@@ -230,13 +241,15 @@ Array roundStats(const sim::Timing &looping, llvm::ArrayRef<std::string> nodeNam
 
 /// The PEFT placement of every compute and the schedule's length.
 Object scheduleStats(ModuleOp module, const Arch &arch) {
+  SmallVector<spat::ComputeOpInterface> all = computesIn(module);
   Array assignment;
+  assignment.reserve(all.size());
   std::set<int64_t> cores;
   std::map<int64_t, int64_t> lanesPerCore;
-  module.walk([&](spat::ComputeOpInterface compute) {
+  for (spat::ComputeOpInterface compute : all) {
     IntegerAttr core = spat::dialectOf(compute).getCoreAttrHelper().getAttr(compute);
     if (!core)
-      return;
+      continue;
     cores.insert(core.getInt());
     lanesPerCore[core.getInt()] += compute.getLaneCount();
     assignment.push_back(Object{
@@ -245,7 +258,7 @@ Object scheduleStats(ModuleOp module, const Arch &arch) {
         {"core", core.getInt()},
         {"start_ns", spat::startOf(compute)},
         {"finish_ns", spat::finishOf(compute)}});
-  });
+  }
   int64_t maxLanes = 0;
   for (auto [core, count] : lanesPerCore)
     maxLanes = std::max(maxLanes, count);

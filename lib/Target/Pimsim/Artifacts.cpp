@@ -42,9 +42,12 @@ static Array locations(const std::vector<TensorLocation> &list) {
 }
 
 llvm::Error Manifest::write(llvm::StringRef directory) const {
+  // Reserved: growing an array copies its objects (json::Value's move may throw).
   Array coreArray;
+  coreArray.reserve(cores.size());
   for (const CoreInfo &core : cores) {
     Array groups;
+    groups.reserve(core.groups.size());
     for (const ArrayGroupInfo &g : core.groups)
       groups.push_back(Object{{"crossbars", g.crossbars},
                               {"rows", g.rows},
