@@ -94,13 +94,12 @@ SmallVector<spat::ComputeOpInterface> computesIn(ModuleOp module) {
 
 /// Computes, lanes and tiles of the dataflow graph after merging.
 Object graphStats(ModuleOp module, const Arch &arch) {
-  int64_t computes = 0, batches = 0, lanes = 0, tiles = 0;
+  int64_t batches = 0, lanes = 0, tiles = 0;
   int64_t crossbars = spat::crossbarsIn(module, arch);
-  SmallVector<spat::ComputeOpInterface> all = computesIn(module);
+  SmallVector<spat::ComputeOpInterface> computes = computesIn(module);
   Array batchList;
-  batchList.reserve(all.size());
-  for (spat::ComputeOpInterface compute : all) {
-    ++computes;
+  batchList.reserve(computes.size());
+  for (spat::ComputeOpInterface compute : computes) {
     lanes += compute.getLaneCount();
     tiles += compute.getTiles().size();
     if (compute.getLaneCount() > 1) {
@@ -109,7 +108,7 @@ Object graphStats(ModuleOp module, const Arch &arch) {
                                  {"lanes", compute.getLaneCount()}});
     }
   }
-  return Object{{"compute_instances", computes}, {"compute_batches", batches},
+  return Object{{"compute_instances", (int64_t)computes.size()}, {"compute_batches", batches},
                 {"lanes", lanes},                {"weight_tiles", tiles},
                 {"crossbars", crossbars},        {"batches", std::move(batchList)}};
 }

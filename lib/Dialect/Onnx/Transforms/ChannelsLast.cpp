@@ -18,8 +18,8 @@
 #include "pimc/Support/Constants.h"
 
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/BitVector.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/BitVector.h"
 
 namespace pimc::onnx {
 #define GEN_PASS_DEF_ONNXCHANNELSLAST
